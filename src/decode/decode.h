@@ -1,0 +1,191 @@
+/* decode.h — one x86-64 instruction → length, class, control flow and the
+ * exact set of memory bytes it reads and writes.
+ *
+ * This is the only module that includes Zydis or Capstone headers.
+ *
+ * Two stages, because the tracer needs both:
+ *  1. dec_decode(): the static description of the instruction at pc, valid
+ *     for every execution (cached by address in struct dcache).  Memory
+ *     operands are kept symbolic: seg:[base + index*scale + disp].
+ *  2. dec_accesses(): the concrete access set, given the registers of the
+ *     thread that is about to execute it.  Effective addresses are computed
+ *     here, not by a decoder library: fs/gs bases from the registers,
+ *     RIP-relative (relative to the *next* instruction), the pre-decrement
+ *     of push/call, REP direction (DF) and count (rcx).
+ *
+ * Implicit operands (the stack slot of push/pop/call/ret/leave/enter, the
+ * rsi/rdi operands of string instructions, the rax/rdx of cmpxchg, ...) are
+ * listed as memory operands like explicit ones: Zydis's
+ * ZydisDecoderDecodeFull reports them with their read/write actions.
+ *
+ * Address computation rules (normalised by the decoder so that callers
+ * never special-case mnemonics):
+ *  - push/call:   DEC_MEM_STACK, base RSP, disp -8 (-2 for push r16) : the
+ *                 slot below the current rsp;
+ *  - pop/ret:     DEC_MEM_STACK, base RSP, disp 0;
+ *  - pop [rsp+d]: the explicit destination is computed with rsp already
+ *                 incremented (the architecture says so): disp is adjusted;
+ *  - leave:       read of [rbp] (base RBP, disp 0), DEC_MEM_STACK;
+ *  - string ops:  base RSI / RDI, size = element size, rep = true when a
+ *                 REP/REPE/REPNE prefix is present; dec_accesses() turns
+ *                 that into one range covering all rcx iterations in the
+ *                 direction given by rflags.DF (a range of 0 bytes when
+ *                 rcx == 0).
+ */
+#ifndef X86SMC_DECODE_H
+#define X86SMC_DECODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* General purpose registers, in hardware encoding order. */
+enum dec_reg {
+	DEC_NOREG = -1,
+	DEC_RAX = 0, DEC_RCX, DEC_RDX, DEC_RBX, DEC_RSP, DEC_RBP, DEC_RSI, DEC_RDI,
+	DEC_R8, DEC_R9, DEC_R10, DEC_R11, DEC_R12, DEC_R13, DEC_R14, DEC_R15,
+	DEC_RIP = 16,
+};
+
+/* The registers dec_accesses() needs; filled by the tracer. */
+struct dec_regs {
+	uint64_t gpr[16]; /* indexed by enum dec_reg */
+	uint64_t rip;     /* address of the instruction itself */
+	uint64_t rflags;
+	uint64_t fs_base, gs_base;
+};
+
+/* Instruction classes (one per row of the classification table). */
+enum dec_class {
+	DEC_PLAIN = 0,   /* anything not below; may or may not access memory */
+	DEC_LOCKED_RMW,  /* LOCK prefix, or XCHG with a memory operand */
+	DEC_MFENCE,
+	DEC_LFENCE,
+	DEC_SFENCE,
+	DEC_SYSCALL,     /* syscall (int 0x80/sysenter: DEC_TRAP) */
+	DEC_PAUSE,
+	DEC_NT_STORE,    /* movnti, movntdq, movntps, ... (weakly ordered) */
+	DEC_REP_STRING,  /* string instruction with a REP prefix */
+	DEC_NO_DATA,     /* LEA, NOP [mem], PREFETCH*, CLFLUSH*, CLDEMOTE: an
+			  * address is computed, no data byte is touched */
+	DEC_SERIALIZE,   /* cpuid, rdtsc(p), rdrand, rdseed, xgetbv, ...:
+			  * results the tracer may have to make deterministic */
+	DEC_TRAP,        /* int3, int n, ud2, hlt, int 0x80, sysenter, ... */
+	DEC_UNSUPPORTED, /* VSIB gather/scatter and anything whose accesses
+			  * dec_accesses() cannot state exactly */
+	DEC_NCLASSES
+};
+
+/* How control leaves the instruction. */
+enum dec_flow {
+	DEC_FLOW_NEXT = 0, /* falls through to pc + len */
+	DEC_FLOW_JMP,      /* direct jump to target */
+	DEC_FLOW_JCC,      /* direct conditional (jcc, loop*, jrcxz): target or
+			    * pc + len */
+	DEC_FLOW_CALL,     /* direct call to target (pushes pc + len) */
+	DEC_FLOW_IND_JMP,  /* jmp reg / jmp [mem] */
+	DEC_FLOW_IND_CALL, /* call reg / call [mem] */
+	DEC_FLOW_RET,      /* ret, ret imm16 */
+	DEC_FLOW_SYSCALL,  /* syscall: returns to pc + len */
+	DEC_FLOW_STOP,     /* traps, never falls through normally */
+};
+
+enum dec_seg { DEC_SEG_NONE = 0, DEC_SEG_FS, DEC_SEG_GS };
+
+enum { DEC_READ = 1, DEC_WRITE = 2 };
+
+enum dec_mem_kind {
+	DEC_MEM_EXPLICIT = 0, /* an operand written in the instruction */
+	DEC_MEM_STACK,        /* implicit stack slot of push/pop/call/ret/... */
+	DEC_MEM_STRING,       /* implicit [rsi]/[rdi] of a string instruction */
+	DEC_MEM_BRANCH,       /* the pointer loaded by jmp/call [mem] */
+};
+
+struct dec_mem {
+	int8_t seg;    /* enum dec_seg */
+	int8_t base;   /* enum dec_reg, DEC_RIP or DEC_NOREG */
+	int8_t index;  /* enum dec_reg or DEC_NOREG */
+	uint8_t scale; /* 1, 2, 4, 8 (meaningless without index) */
+	int64_t disp;
+	uint32_t size; /* bytes per access (per element for string ops) */
+	uint8_t rw;    /* DEC_READ | DEC_WRITE */
+	uint8_t kind;  /* enum dec_mem_kind */
+};
+
+#define DEC_MAX_MEM 4
+
+/* "dst = src + add" for the simple register moves the tracer tracks to
+ * prove stack accesses local without stopping: mov r64,r64; lea r64,[r+d];
+ * add/sub r64,imm; leave (rsp = rbp + 8).  dst == DEC_NOREG when the
+ * instruction is not of that shape. */
+struct dec_copy {
+	int8_t dst, src;
+	int64_t add;
+};
+
+struct dec_insn {
+	uint64_t pc;
+	uint8_t len;
+	uint8_t cls;  /* enum dec_class */
+	uint8_t flow; /* enum dec_flow */
+	bool lock;    /* LOCK prefix or implicitly locked (xchg mem) */
+	bool rep;     /* REP/REPE/REPNE on a string instruction */
+	uint8_t nmem;
+	struct dec_mem mem[DEC_MAX_MEM];
+	uint64_t target;        /* direct branch/call target, else 0 */
+	int32_t rsp_delta;      /* implicit change of rsp by push/pop/call/ret
+				 * (ret imm16 included); 0 otherwise */
+	uint32_t regs_written;  /* bit i: GPR i written (explicitly or
+				 * implicitly; rsp's implicit change via
+				 * rsp_delta is not a "write") */
+	struct dec_copy copy;
+	uint16_t mnemonic;      /* decoder-specific id, for statistics only */
+};
+
+/* One concrete access. */
+struct dec_access {
+	uint64_t addr;
+	uint64_t size; /* may exceed 8 (vector, xsave, rep string) */
+	uint8_t rw;    /* DEC_READ | DEC_WRITE */
+	uint8_t kind;  /* enum dec_mem_kind */
+};
+
+/* Decode the instruction whose bytes start at code[0] (n bytes available,
+ * 15 suffice) at address pc.  Returns 0, or -1 if the bytes are not a
+ * valid instruction. */
+int dec_decode(const uint8_t *code, size_t n, uint64_t pc,
+	       struct dec_insn *out) __attribute__((warn_unused_result));
+
+/* Concrete accesses of insn executed with registers r: fills out[0..max)
+ * and returns their number (DEC_NO_DATA and control transfers without a
+ * memory operand give 0), or -1 for DEC_UNSUPPORTED. */
+int dec_accesses(const struct dec_insn *insn, const struct dec_regs *r,
+		 struct dec_access *out, int max);
+
+/* Disassembly text (Capstone, Intel syntax), e.g. "mov dword ptr [rip +
+ * 0x2ee5], eax".  Returns buf. */
+const char *dec_format(const uint8_t *code, size_t n, uint64_t pc, char *buf,
+		       size_t size);
+
+const char *dec_class_name(enum dec_class c);
+
+/* Decode cache keyed by address: each instruction decoded once per run.
+ * fetch(ctx, pc, buf, 16) must fill buf with the *original* code bytes at
+ * pc (breakpoints removed) and return how many it could read (0 =
+ * unmapped). */
+struct dcache;
+typedef size_t (*dec_fetch_fn)(void *ctx, uint64_t pc, uint8_t *buf,
+			       size_t n);
+struct dcache *dcache_new(dec_fetch_fn fetch, void *ctx);
+void dcache_free(struct dcache *dc);
+/* NULL if the bytes at pc cannot be read or decoded. */
+const struct dec_insn *dcache_get(struct dcache *dc, uint64_t pc);
+/* Forget everything in [lo, hi) (munmap, mprotect of code, ...). */
+void dcache_invalidate(struct dcache *dc, uint64_t lo, uint64_t hi);
+struct dcache_stats {
+	uint64_t lookups, hits, decoded;
+	double decode_seconds;
+};
+void dcache_stats(const struct dcache *dc, struct dcache_stats *out);
+
+#endif

@@ -1,0 +1,54 @@
+/* sym.h — addresses of a running target → names people can read.
+ *
+ * A struct symtab describes the ELF objects mapped into one target process
+ * (the executable, ld.so, libc, ...), each with its load bias as found in
+ * /proc/PID/maps.  It is built once per run (the layout is the same in
+ * every execution and every fork snapshot of the target: ASLR is disabled
+ * for the target) and never touches the target again.
+ *
+ * Function symbols come from .symtab when present, else .dynsym (libelf);
+ * file:line from DWARF .debug_line (libdwarf) where the object has it.  A
+ * stripped binary degrades to symbols of .dynsym, then to "object+0xoff".
+ * Objects are loaded lazily, on the first lookup that falls in them.
+ */
+#ifndef X86SMC_SYM_H
+#define X86SMC_SYM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct symtab;
+
+/* Read /proc/PID/maps and note every file-backed executable object.
+ * Returns NULL (and prints nothing) if the maps cannot be read. */
+struct symtab *sym_load(pid_t pid);
+void sym_free(struct symtab *st);
+
+/* Runtime address of the function or object NAME (first object in map
+ * order that defines it: the executable before the libraries), or 0. */
+uint64_t sym_addr(struct symtab *st, const char *name);
+
+struct sym_info {
+	const char *func;   /* NULL if unknown; owned by st */
+	uint64_t func_off;  /* addr - start of func */
+	const char *object; /* basename of the mapped file, NULL if none */
+	uint64_t obj_off;   /* addr - load bias of the object */
+	const char *file;   /* source file (basename), NULL without DWARF */
+	int line;           /* 0 without DWARF */
+};
+
+/* Fill *out for a code or data address; returns 0 if the address lies in
+ * a known object, -1 otherwise (out is then all NULL/0). */
+int sym_lookup(struct symtab *st, uint64_t addr, struct sym_info *out);
+
+/* "func+0x1a (file.c:42)", "func+0x1a", "libc.so.6+0x8e1f0" or
+ * "0x7f001234": always fills buf; returns buf. */
+const char *sym_describe(struct symtab *st, uint64_t addr, char *buf,
+			 size_t size);
+
+/* "file.c:42", or the sym_describe() form without DWARF. */
+const char *sym_location(struct symtab *st, uint64_t addr, char *buf,
+			 size_t size);
+
+#endif
