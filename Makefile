@@ -51,7 +51,7 @@ unit: deps $(BUILD)/unit-tests
 e2e: deps x86smc samples
 	sh tests/e2e/run.sh
 
-check: deps x86smc samples $(BUILD)/unit-tests
+check: deps x86smc samples $(BUILD)/unit-tests $(BUILD)/decode-diff
 	sh tests/check.sh
 
 demo: deps x86smc samples

@@ -101,6 +101,34 @@ enum dec_mem_kind {
 	DEC_MEM_BRANCH,       /* the pointer loaded by jmp/call [mem] */
 };
 
+/* dec_mem.flags (added with issue 3; 0 = none of these, so a zeroed
+ * dec_mem is a plain 64-bit-address access). */
+enum {
+	/* 0x67 address-size prefix: base + index*scale + disp wraps at 32
+	 * bits (the fs/gs base is added after the wrap); for string ops the
+	 * count is ecx and the pointers are esi/edi. */
+	DEC_MEMF_ADDR32 = 1,
+	/* The access may not happen, or only in part: AVX/AVX-512 masked loads
+	 * and stores (vmaskmov*, {k} masks, vpcompress/vpexpand), the
+	 * conditional write-back of cmpxchg*, REP string iterations.  size is
+	 * always the full operand's, so the access set is a superset of the
+	 * bytes really touched. */
+	DEC_MEMF_COND = 2,
+	/* bt/bts/btr/btc m, r: the signed bit offset in register `bitreg`
+	 * (operand-size wide) moves the access: addr += (off >> log2(8*size))
+	 * * size, i.e. base + (off >> 3) aligned down to the operand size.
+	 * dec_accesses() applies it; `size` stays the operand size. */
+	DEC_MEMF_BITREG = 4,
+	/* xsave, xsaveopt, xrstor and their 64-bit forms (standard format),
+	 * xsavec (compacted format): the bytes touched depend on
+	 * RFBM = XCR0 & edx:eax.  `size` is the upper bound dec_xsave_size();
+	 * dec_accesses() computes the exact extent from rax/rdx and CPUID
+	 * leaf 0xD (xrstor of a compacted area: the standard-format extent,
+	 * an upper bound). */
+	DEC_MEMF_XSAVE = 8,
+	DEC_MEMF_XSAVEC = 16,
+};
+
 struct dec_mem {
 	int8_t seg;    /* enum dec_seg */
 	int8_t base;   /* enum dec_reg, DEC_RIP or DEC_NOREG */
@@ -110,6 +138,8 @@ struct dec_mem {
 	uint32_t size; /* bytes per access (per element for string ops) */
 	uint8_t rw;    /* DEC_READ | DEC_WRITE */
 	uint8_t kind;  /* enum dec_mem_kind */
+	uint8_t flags; /* DEC_MEMF_* */
+	int8_t bitreg; /* with DEC_MEMF_BITREG: enum dec_reg of the offset */
 };
 
 #define DEC_MAX_MEM 4
@@ -137,7 +167,12 @@ struct dec_insn {
 				 * (ret imm16 included); 0 otherwise */
 	uint32_t regs_written;  /* bit i: GPR i written (explicitly or
 				 * implicitly; rsp's implicit change via
-				 * rsp_delta is not a "write") */
+				 * rsp_delta is not a "write"; when bit RSP is
+				 * set, as for pop rsp, leave, sub rsp, the new
+				 * rsp is not rsp + rsp_delta).  Any sub-register
+				 * write counts (eax, ax, al, ah → RAX); syscall
+				 * counts as writing rax (the kernel's result),
+				 * rcx and r11 */
 	struct dec_copy copy;
 	uint16_t mnemonic;      /* decoder-specific id, for statistics only */
 };
@@ -158,9 +193,27 @@ int dec_decode(const uint8_t *code, size_t n, uint64_t pc,
 
 /* Concrete accesses of insn executed with registers r: fills out[0..max)
  * and returns their number (DEC_NO_DATA and control transfers without a
- * memory operand give 0), or -1 for DEC_UNSUPPORTED. */
+ * memory operand give 0), or -1 for DEC_UNSUPPORTED or max < insn->nmem.
+ * out[i] is the access of insn->mem[i] (max = DEC_MAX_MEM always
+ * suffices).  REP strings: one range per operand covering all rcx
+ * iterations in the direction of DF; for repe/repne cmps/scas that is the
+ * maximum (the loop may stop earlier): an over-approximation.  A range
+ * that would wrap around the end of the address space (or of the 32-bit
+ * space under DEC_MEMF_ADDR32) is cut there: the wrapped part would start
+ * at address 0, which Linux never maps (vm.mmap_min_addr), so the
+ * instruction faults before touching it. */
 int dec_accesses(const struct dec_insn *insn, const struct dec_regs *r,
 		 struct dec_access *out, int max);
+
+/* Size in bytes of the xsave area of every feature enabled in XCR0 (the
+ * upper bound used for DEC_MEMF_XSAVE operands).  The default comes from
+ * CPUID leaf 0xD sub-leaf 0 (EBX); the tracer may set the size the kernel
+ * reports (the length of the NT_X86_XSTATE regset).  Set it before
+ * decoding anything: cached instructions keep the size they were decoded
+ * with; 0 restores the CPUID default.  Process-wide (it describes the
+ * machine). */
+void dec_set_xsave_size(uint32_t bytes);
+uint32_t dec_xsave_size(void);
 
 /* Disassembly text (Capstone, Intel syntax), e.g. "mov dword ptr [rip +
  * 0x2ee5], eax".  Returns buf. */
@@ -168,6 +221,14 @@ const char *dec_format(const uint8_t *code, size_t n, uint64_t pc, char *buf,
 		       size_t size);
 
 const char *dec_class_name(enum dec_class c);
+
+/* Invariant checker (STYLE.md habit 3): 0 if insn is well-formed (valid
+ * registers, sizes and kinds; STACK operands based on rsp/rbp, STRING on
+ * rsi/rdi; rep ⇔ REP_STRING, lock ⇔ LOCKED_RMW outside UNSUPPORTED; no
+ * operand on NO_DATA; a target exactly for direct branches; copy.dst in
+ * regs_written ...), else -1 with *why naming the broken rule.  For
+ * --sanity and the tests. */
+int dec_check(const struct dec_insn *insn, const char **why);
 
 /* Decode cache keyed by address: each instruction decoded once per run.
  * fetch(ctx, pc, buf, 16) must fill buf with the *original* code bytes at

@@ -10,6 +10,14 @@
  * file:line from DWARF .debug_line (libdwarf) where the object has it.  A
  * stripped binary degrades to symbols of .dynsym, then to "object+0xoff".
  * Objects are loaded lazily, on the first lookup that falls in them.
+ *
+ * An address is "in" an object if it lies in one of the object's mappings
+ * or in the anonymous mapping right after them that holds the rest of its
+ * .bss.  sym_info.func names the function, or for a data address the
+ * global/static variable, that contains the address (size rules and the
+ * choice among aliases are in symelf.h); "func" alone in the text forms
+ * means offset 0.  The vdso is read from the target's memory and named
+ * "[vdso]".  Heap, stack and other anonymous memory are not objects.
  */
 #ifndef X86SMC_SYM_H
 #define X86SMC_SYM_H
@@ -50,5 +58,9 @@ const char *sym_describe(struct symtab *st, uint64_t addr, char *buf,
 /* "file.c:42", or the sym_describe() form without DWARF. */
 const char *sym_location(struct symtab *st, uint64_t addr, char *buf,
 			 size_t size);
+
+/* Invariant check (ranges sorted and disjoint, loaded tables sorted);
+ * 0 if sound.  For debug builds and --sanity. */
+int sym_check(const struct symtab *st);
 
 #endif

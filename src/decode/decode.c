@@ -1,0 +1,427 @@
+/* decode.c — dec_decode(): one x86-64 instruction through Zydis 4
+ * (ZydisDecoderDecodeFull, hidden operands included) into a struct
+ * dec_insn.  The class comes from the table in table.c, refined here by
+ * prefixes and operands in the order classify() documents.
+ */
+#include <cpuid.h>
+#include <pthread.h>
+#include <string.h>
+
+#include <Zydis/Zydis.h>
+
+#include "decode/decode.h"
+#include "decode/decode_priv.h"
+
+static ZydisDecoder zdec;
+static pthread_once_t zonce = PTHREAD_ONCE_INIT;
+
+/* Zydis register → enum dec_reg (DEC_NOREG for non-GPRs), and whether it
+ * is a 32-bit address register (eax, ..., eip: 0x67 prefix). */
+static int8_t gpr_of[ZYDIS_REGISTER_MAX_VALUE + 1];
+static uint8_t is32[ZYDIS_REGISTER_MAX_VALUE + 1];
+
+/* Decode what this CPU executes: AMD honours a 66 prefix on near
+ * branches (rel16, ip truncated to 16 bits), Intel ignores it; MPX is off
+ * in XCR0 on every Linux since 5.6 (and absent from recent CPUs), so the
+ * 0F 1A/1B space runs as hint NOPs and a F2 "bnd" prefix is ignored. */
+static bool cpu_is_amd(void)
+{
+	unsigned a, b, c, d;
+
+	if (!__get_cpuid(0, &a, &b, &c, &d))
+		return false;
+	return (b == 0x68747541 && d == 0x69746e65 && c == 0x444d4163) ||
+	       (b == 0x6f677948 && d == 0x6e65476e && c == 0x656e6975);
+}
+
+static void zinit(void)
+{
+	ZydisDecoderInit(&zdec, ZYDIS_MACHINE_MODE_LONG_64,
+			 ZYDIS_STACK_WIDTH_64);
+	ZydisDecoderEnableMode(&zdec, ZYDIS_DECODER_MODE_MPX, ZYAN_FALSE);
+	ZydisDecoderEnableMode(&zdec, ZYDIS_DECODER_MODE_AMD_BRANCHES,
+			       cpu_is_amd());
+	for (int r = 0; r <= ZYDIS_REGISTER_MAX_VALUE; r++) {
+		ZydisRegisterClass c = ZydisRegisterGetClass(r);
+		gpr_of[r] = DEC_NOREG;
+		if (c == ZYDIS_REGCLASS_GPR8 || c == ZYDIS_REGCLASS_GPR16 ||
+		    c == ZYDIS_REGCLASS_GPR32 || c == ZYDIS_REGCLASS_GPR64) {
+			ZydisRegister big = ZydisRegisterGetLargestEnclosing(
+				ZYDIS_MACHINE_MODE_LONG_64, r);
+			gpr_of[r] = (int8_t)ZydisRegisterGetId(big);
+		}
+		is32[r] = c == ZYDIS_REGCLASS_GPR32;
+	}
+	gpr_of[ZYDIS_REGISTER_RIP] = DEC_RIP;
+	gpr_of[ZYDIS_REGISTER_EIP] = DEC_RIP;
+	is32[ZYDIS_REGISTER_EIP] = 1;
+}
+
+/* Decoding state of one instruction. */
+struct build {
+	const ZydisDecodedInstruction *zi;
+	const ZydisDecodedOperand *ops;
+	const struct dec_row *row;
+	struct dec_insn *out;
+	bool unsupported;     /* VSIB, MIB, too many operands, ... */
+	bool has_mem;         /* any memory operand, data or not */
+	bool direct;          /* a relative immediate (direct branch) */
+	bool hidden_rsp_write;
+};
+
+static int gpr(ZydisRegister r)
+{
+	return r == ZYDIS_REGISTER_NONE ? DEC_NOREG : gpr_of[r];
+}
+
+static uint8_t mem_kind(const struct build *b, const ZydisDecodedOperand *op,
+			int base)
+{
+	ZydisInstructionCategory cat = b->zi->meta.category;
+
+	if (op->visibility == ZYDIS_OPERAND_VISIBILITY_HIDDEN) {
+		if (cat == ZYDIS_CATEGORY_STRINGOP ||
+		    cat == ZYDIS_CATEGORY_IOSTRINGOP)
+			return DEC_MEM_STRING;
+		if (base == DEC_RSP || b->zi->mnemonic == ZYDIS_MNEMONIC_LEAVE)
+			return DEC_MEM_STACK;
+		return DEC_MEM_EXPLICIT; /* maskmovdqu [rdi], ... */
+	}
+	if (cat == ZYDIS_CATEGORY_UNCOND_BR || cat == ZYDIS_CATEGORY_CALL)
+		return DEC_MEM_BRANCH;
+	return DEC_MEM_EXPLICIT;
+}
+
+static uint8_t mem_rw(ZydisOperandActions a, uint8_t *flags)
+{
+	uint8_t rw = 0;
+
+	if (a & ZYDIS_OPERAND_ACTION_MASK_READ)
+		rw |= DEC_READ;
+	if (a & ZYDIS_OPERAND_ACTION_MASK_WRITE)
+		rw |= DEC_WRITE;
+	if (((a & ZYDIS_OPERAND_ACTION_CONDREAD) &&
+	     !(a & ZYDIS_OPERAND_ACTION_READ)) ||
+	    ((a & ZYDIS_OPERAND_ACTION_CONDWRITE) &&
+	     !(a & ZYDIS_OPERAND_ACTION_WRITE)))
+		*flags |= DEC_MEMF_COND;
+	return rw;
+}
+
+static bool masked(const ZydisDecodedInstruction *zi)
+{
+	return zi->avx.mask.reg != ZYDIS_REGISTER_NONE &&
+	       zi->avx.mask.reg != ZYDIS_REGISTER_K0;
+}
+
+/* The 32-bit address-size case: the address registers are 32 bits wide
+ * (or, without registers, the instruction's address size is 32). */
+static bool addr32(const ZydisDecodedInstruction *zi,
+		   const ZydisDecodedOperandMem *m)
+{
+	if (m->base != ZYDIS_REGISTER_NONE)
+		return is32[m->base];
+	if (m->index != ZYDIS_REGISTER_NONE)
+		return is32[m->index];
+	return zi->address_width == 32;
+}
+
+/* Memory operand i of the instruction → out->mem[], normalised as
+ * decode.h says. */
+static void add_mem(struct build *b, int i)
+{
+	const ZydisDecodedOperand *op = &b->ops[i];
+	const ZydisDecodedInstruction *zi = b->zi;
+	struct dec_insn *out = b->out;
+	struct dec_mem *m;
+
+	b->has_mem = true;
+	if (op->mem.type == ZYDIS_MEMOP_TYPE_VSIB ||
+	    op->mem.type == ZYDIS_MEMOP_TYPE_MIB) {
+		b->unsupported = true;
+		return;
+	}
+	if (op->mem.type == ZYDIS_MEMOP_TYPE_AGEN ||
+	    (b->row->flags & ROW_NO_DATA))
+		return;
+	if (out->nmem == DEC_MAX_MEM || op->size == 0) {
+		b->unsupported = true;
+		return;
+	}
+	m = &out->mem[out->nmem++];
+	m->seg = op->mem.segment == ZYDIS_REGISTER_FS	? DEC_SEG_FS
+		 : op->mem.segment == ZYDIS_REGISTER_GS ? DEC_SEG_GS
+							: DEC_SEG_NONE;
+	m->base = (int8_t)gpr(op->mem.base);
+	m->index = (int8_t)gpr(op->mem.index);
+	m->scale = op->mem.scale ? op->mem.scale : 1;
+	m->disp = op->mem.disp.value;
+	m->size = op->size / 8;
+	m->rw = mem_rw(op->actions, &m->flags);
+	m->kind = mem_kind(b, op, m->base);
+	if (addr32(zi, &op->mem))
+		m->flags |= DEC_MEMF_ADDR32;
+	if (masked(zi) && op->visibility != ZYDIS_OPERAND_VISIBILITY_HIDDEN)
+		m->flags |= DEC_MEMF_COND;
+	if (b->row->flags & ROW_MASKED)
+		m->flags |= DEC_MEMF_COND;
+	if (m->kind == DEC_MEM_STACK && m->base == DEC_RSP &&
+	    (m->rw & DEC_WRITE))
+		m->disp -= m->size; /* the slot below the current rsp */
+	if ((b->row->flags & ROW_POP) && m->kind == DEC_MEM_EXPLICIT &&
+	    m->base == DEC_RSP)
+		m->disp += zi->operand_width / 8; /* rsp already incremented */
+	if (b->row->flags & (ROW_XSAVE | ROW_XSAVEC)) {
+		m->size = dec_xsave_size();
+		m->flags |= b->row->flags & ROW_XSAVE ? DEC_MEMF_XSAVE
+						      : DEC_MEMF_XSAVEC;
+	}
+	if ((b->row->flags & ROW_BT) && i + 1 < zi->operand_count_visible &&
+	    b->ops[i + 1].type == ZYDIS_OPERAND_TYPE_REGISTER) {
+		m->flags |= DEC_MEMF_BITREG;
+		m->bitreg = (int8_t)gpr(b->ops[i + 1].reg.value);
+	}
+}
+
+static void note_reg(struct build *b, const ZydisDecodedOperand *op)
+{
+	int r = gpr(op->reg.value);
+
+	if (!(op->actions & ZYDIS_OPERAND_ACTION_MASK_WRITE) || r < 0 ||
+	    r >= 16)
+		return;
+	if (r == DEC_RSP && op->visibility == ZYDIS_OPERAND_VISIBILITY_HIDDEN)
+		b->hidden_rsp_write = true; /* decided in finish_regs() */
+	else
+		b->out->regs_written |= 1u << r;
+}
+
+static void operands(struct build *b)
+{
+	const ZydisDecodedInstruction *zi = b->zi;
+
+	for (int i = 0; i < zi->operand_count; i++) {
+		const ZydisDecodedOperand *op = &b->ops[i];
+
+		switch (op->type) {
+		case ZYDIS_OPERAND_TYPE_REGISTER:
+			note_reg(b, op);
+			break;
+		case ZYDIS_OPERAND_TYPE_MEMORY:
+			add_mem(b, i);
+			break;
+		case ZYDIS_OPERAND_TYPE_IMMEDIATE:
+			if (op->imm.is_relative) {
+				ZyanU64 t;
+				b->direct = true;
+				if (ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(
+					    zi, op, b->out->pc, &t)))
+					b->out->target = zi->operand_width == 16
+								 ? t & 0xffff
+								 : t;
+			}
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/* The first explicit immediate, as an unsigned value. */
+static uint64_t imm(const struct build *b, int nth)
+{
+	for (int i = 0; i < b->zi->operand_count_visible; i++)
+		if (b->ops[i].type == ZYDIS_OPERAND_TYPE_IMMEDIATE && nth-- == 0)
+			return b->ops[i].imm.value.u;
+	return 0;
+}
+
+/* Implicit rsp change of push/pop/call/ret/enter/pushf/popf: the stack
+ * slots, ret imm16, enter's frame. */
+static void stack_delta(struct build *b)
+{
+	struct dec_insn *out = b->out;
+	int32_t d = 0;
+
+	for (int i = 0; i < out->nmem; i++) {
+		const struct dec_mem *m = &out->mem[i];
+		if (m->kind == DEC_MEM_STACK && m->base == DEC_RSP)
+			d += m->rw & DEC_WRITE ? -(int32_t)m->size
+					       : (int32_t)m->size;
+	}
+	if (b->row->flags & ROW_RET_IMM)
+		d += (int32_t)(imm(b, 0) & 0xffff);
+	if (b->row->flags & ROW_ENTER) {
+		d -= (int32_t)(imm(b, 0) & 0xffff);
+		if (imm(b, 1) & 0x1f)
+			b->unsupported = true; /* nested frames: not modelled */
+	}
+	out->rsp_delta = d;
+}
+
+/* rsp's hidden write is a "write" only when rsp_delta does not describe
+ * it (leave, sysenter, ...).  String instructions advance their pointer
+ * registers: Zydis 4.0 omits rsi/rdi from cmps and scas, so they are
+ * added from the string operands. */
+static void finish_regs(struct build *b)
+{
+	const struct dec_insn *out = b->out;
+
+	for (int i = 0; i < out->nmem; i++)
+		if (out->mem[i].kind == DEC_MEM_STRING)
+			b->out->regs_written |= 1u << out->mem[i].base;
+	if (b->hidden_rsp_write && b->out->rsp_delta == 0)
+		b->out->regs_written |= 1u << DEC_RSP;
+	if (b->row->flags & ROW_WRITES_RAX)
+		b->out->regs_written |= 1u << DEC_RAX;
+}
+
+static bool is_gpr64(const ZydisDecodedOperand *op)
+{
+	return op->type == ZYDIS_OPERAND_TYPE_REGISTER &&
+	       ZydisRegisterGetClass(op->reg.value) == ZYDIS_REGCLASS_GPR64;
+}
+
+static void copy(struct build *b)
+{
+	const ZydisDecodedOperand *d = &b->ops[0], *s = &b->ops[1];
+	struct dec_copy *c = &b->out->copy;
+	const ZydisDecodedOperandMem *m = &s->mem;
+
+	switch (b->row->copy) {
+	case COPY_MOV:
+		if (b->zi->operand_count_visible == 2 && is_gpr64(d) &&
+		    is_gpr64(s))
+			*c = (struct dec_copy){ (int8_t)gpr(d->reg.value),
+						(int8_t)gpr(s->reg.value), 0 };
+		break;
+	case COPY_LEA:
+		if (is_gpr64(d) && s->type == ZYDIS_OPERAND_TYPE_MEMORY &&
+		    m->index == ZYDIS_REGISTER_NONE &&
+		    m->base != ZYDIS_REGISTER_NONE &&
+		    ZydisRegisterGetClass(m->base) == ZYDIS_REGCLASS_GPR64)
+			*c = (struct dec_copy){ (int8_t)gpr(d->reg.value),
+						(int8_t)gpr(m->base),
+						m->disp.value };
+		break;
+	case COPY_ADD:
+	case COPY_SUB:
+		if (b->zi->operand_count_visible == 2 && is_gpr64(d) &&
+		    s->type == ZYDIS_OPERAND_TYPE_IMMEDIATE) {
+			int64_t v = s->imm.value.s;
+			*c = (struct dec_copy){ (int8_t)gpr(d->reg.value),
+						(int8_t)gpr(d->reg.value),
+						b->row->copy == COPY_ADD ? v
+									 : -v };
+		}
+		break;
+	case COPY_LEAVE:
+		if (b->zi->operand_width == 64)
+			*c = (struct dec_copy){ DEC_RSP, DEC_RBP, 8 };
+		break;
+	default:
+		break;
+	}
+}
+
+static uint8_t branch_flow(const struct build *b)
+{
+	bool direct = b->direct;
+
+	switch (b->zi->meta.category) {
+	case ZYDIS_CATEGORY_COND_BR:
+		return DEC_FLOW_JCC;
+	case ZYDIS_CATEGORY_UNCOND_BR:
+		return direct ? DEC_FLOW_JMP : DEC_FLOW_IND_JMP;
+	case ZYDIS_CATEGORY_CALL:
+		return direct ? DEC_FLOW_CALL : DEC_FLOW_IND_CALL;
+	case ZYDIS_CATEGORY_RET:
+		return DEC_FLOW_RET;
+	default:
+		return DEC_FLOW_NEXT;
+	}
+}
+
+/* Class and flow.  Order (first match wins): anything whose accesses
+ * cannot be stated (VSIB, MIB, far branches, table rows) → UNSUPPORTED;
+ * privileged instructions (they fault at CPL 3) → TRAP; LOCK prefix or
+ * xchg with memory → LOCKED_RMW; string op with REP/REPE/REPNE →
+ * REP_STRING; else the table row. */
+static void classify(struct build *b)
+{
+	const ZydisDecodedInstruction *zi = b->zi;
+	struct dec_insn *out = b->out;
+	bool priv = zi->attributes & ZYDIS_ATTRIB_IS_PRIVILEGED;
+
+	out->lock = (zi->attributes & ZYDIS_ATTRIB_HAS_LOCK) ||
+		    ((b->row->flags & ROW_XCHG) && out->nmem > 0);
+	out->rep = zi->meta.category == ZYDIS_CATEGORY_STRINGOP &&
+		   (zi->attributes & (ZYDIS_ATTRIB_HAS_REP |
+				      ZYDIS_ATTRIB_HAS_REPE |
+				      ZYDIS_ATTRIB_HAS_REPNE));
+	if (b->row->flow)
+		out->flow = b->row->flow;
+	else if (!(b->row->flags & ROW_NO_BRANCH))
+		out->flow = branch_flow(b);
+	if (zi->meta.branch_type == ZYDIS_BRANCH_TYPE_FAR)
+		b->unsupported = true;
+	if (b->unsupported || b->row->cls == DEC_UNSUPPORTED)
+		out->cls = DEC_UNSUPPORTED;
+	else if (priv) {
+		out->cls = DEC_TRAP;
+		out->flow = DEC_FLOW_STOP;
+	} else if (out->lock)
+		out->cls = DEC_LOCKED_RMW;
+	else if (out->rep)
+		out->cls = DEC_REP_STRING;
+	else
+		out->cls = b->row->cls;
+	if (out->cls == DEC_UNSUPPORTED && b->unsupported)
+		out->nmem = 0; /* the listed operands would be misleading */
+}
+
+int dec_decode(const uint8_t *code, size_t n, uint64_t pc,
+	       struct dec_insn *out)
+{
+	ZydisDecodedInstruction zi;
+	ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
+
+	pthread_once(&zonce, zinit);
+	if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&zdec, code, n, &zi, ops)))
+		return -1;
+	memset(out, 0, sizeof(*out));
+	out->pc = pc;
+	out->len = zi.length;
+	out->mnemonic = (uint16_t)zi.mnemonic;
+	out->copy = (struct dec_copy){ DEC_NOREG, DEC_NOREG, 0 };
+
+	struct build b = { .zi = &zi, .ops = ops,
+			   .row = dec_row_of(zi.mnemonic), .out = out };
+	operands(&b);
+	stack_delta(&b);
+	finish_regs(&b);
+	copy(&b);
+	classify(&b);
+	return 0;
+}
+
+const char *dec_class_name(enum dec_class c)
+{
+	static const char *const names[DEC_NCLASSES] = {
+		[DEC_PLAIN] = "plain",
+		[DEC_LOCKED_RMW] = "locked-rmw",
+		[DEC_MFENCE] = "mfence",
+		[DEC_LFENCE] = "lfence",
+		[DEC_SFENCE] = "sfence",
+		[DEC_SYSCALL] = "syscall",
+		[DEC_PAUSE] = "pause",
+		[DEC_NT_STORE] = "nt-store",
+		[DEC_REP_STRING] = "rep-string",
+		[DEC_NO_DATA] = "no-data",
+		[DEC_SERIALIZE] = "serialize",
+		[DEC_TRAP] = "trap",
+		[DEC_UNSUPPORTED] = "unsupported",
+	};
+
+	return (unsigned)c < DEC_NCLASSES ? names[c] : "?";
+}

@@ -1,0 +1,61 @@
+/* schedule.h — a schedule: which thread performs each visible event.
+ *
+ * File format (plain text, a person can read and edit it; docs/REPLAY.md):
+ *
+ *   # x86smc schedule v1
+ *   program: build/samples/lock_order-O0
+ *   model: sc
+ *   steps: 0x14 1x7 2* 1*
+ *
+ * Header lines are "key: value"; '#' starts a comment.  "steps:" lines
+ * (there may be several) hold tokens:  T   one event of thread T;
+ * TxN  N events of thread T;  T*  thread T until it blocks or exits.
+ * Threads are numbered 0 (main), 1, 2, ... in creation order.  When the
+ * steps run out, the default policy continues (run the current thread
+ * until it blocks or exits, then the next one).
+ */
+#ifndef X86SMC_SCHEDULE_H
+#define X86SMC_SCHEDULE_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define SCHED_UNTIL_BLOCKED 0xffffffffu
+
+struct sched_run {
+	int tid;
+	uint32_t count; /* or SCHED_UNTIL_BLOCKED */
+};
+
+struct schedule {
+	struct sched_run *runs;
+	size_t n, cap;
+	char program[512];
+	char model[16];
+};
+
+/* Parse text; on error returns -1 with a message naming the line. */
+int sched_parse(struct schedule *s, const char *text, char *err,
+		size_t errsize);
+int sched_load(struct schedule *s, const char *path, char *err,
+	       size_t errsize);
+/* Append one event of tid (merged into the last run). */
+int sched_push(struct schedule *s, int tid);
+int sched_write(const struct schedule *s, FILE *f);
+void sched_free(struct schedule *s);
+
+/* Cursor over a schedule while replaying it. */
+struct sched_cursor {
+	const struct schedule *s;
+	size_t run;
+	uint32_t used;
+};
+/* The thread the schedule wants next, -1 when exhausted.  *until is set
+ * for a T* run. */
+int sched_next(struct sched_cursor *c, bool *until);
+/* Consume one event of the current run (for T* runs: call
+ * sched_until_done when the thread blocked). */
+void sched_advance(struct sched_cursor *c);
+void sched_until_done(struct sched_cursor *c);
+#endif

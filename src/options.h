@@ -1,0 +1,34 @@
+/* options.h — every option of x86smc in one struct, filled by
+ * opts_parse() and passed down (no option lives in a global). */
+#ifndef X86SMC_OPTIONS_H
+#define X86SMC_OPTIONS_H
+#include <stdbool.h>
+#include <stdint.h>
+
+enum model { MODEL_SC, MODEL_TSO, MODEL_PSO };
+enum strategy { STRAT_DEFAULT, STRAT_DPOR, STRAT_EXHAUSTIVE, STRAT_ICB,
+		STRAT_RANDOM };
+
+struct options {
+	enum model model;
+	enum strategy strategy;
+	long preemptions;               /* -1: unbounded */
+	unsigned long max_executions;   /* 0: unlimited */
+	unsigned long max_steps;        /* per execution, 0: unlimited */
+	double timeout;                 /* seconds, 0: none */
+	bool keep_going, outcomes, robustness, sanity;
+	const char *json, *trace_out, *replay, *nondet_domain;
+	int jobs;
+	uint64_t seed;
+	int verbose;
+	char **argv;                    /* PROGRAM ARGS..., NULL-terminated */
+};
+
+/* Parse argv.  Returns 0 (run), 1 (help/version printed: exit 0), or -1
+ * with a one-line message in err (exit 2). */
+int opts_parse(int argc, char **argv, struct options *o, char *err,
+	       int errsize);
+void opts_usage(void);
+const char *model_name(enum model m);
+const char *strategy_name(enum strategy s);
+#endif

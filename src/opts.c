@@ -1,0 +1,200 @@
+/* opts.c — the command line (interface contract in DESIGN.md). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+
+#define X86SMC_VERSION "0.1.0"
+
+static const char *const models[] = { "sc", "tso", "pso" };
+static const char *const strategies[] = { "default", "dpor", "exhaustive",
+					   "icb", "random" };
+
+const char *model_name(enum model m)
+{
+	return models[m];
+}
+
+const char *strategy_name(enum strategy s)
+{
+	return strategies[s];
+}
+
+void opts_usage(void)
+{
+	puts("usage: x86smc [options] [--] PROGRAM [ARGS...]\n"
+	     "  --model sc|tso|pso          memory model (default: sc until "
+	     "TSO lands)\n"
+	     "  --strategy dpor|exhaustive|icb|random\n"
+	     "  --preemptions N             preemption bound\n"
+	     "  --max-executions N  --timeout SECONDS  --max-steps N\n"
+	     "  --keep-going                do not stop at the first error\n"
+	     "  --outcomes                  print the table of outcomes\n"
+	     "  --json FILE                 JSON summary (- = stdout)\n"
+	     "  --trace-out FILE            write the first error's schedule\n"
+	     "  --replay FILE               re-run that schedule\n"
+	     "  --jobs N  --robustness  --nondet-domain LO..HI|LIST  --sanity\n"
+	     "  -v (verbose)  -h/--help  --version\n"
+	     "exit status: 0 no error, 1 error found, 2 usage error or the "
+	     "target could not be run, 3 stopped by a limit");
+}
+
+static int parse_ulong(const char *s, unsigned long *v)
+{
+	char *end;
+
+	errno = 0;
+	if (!s || *s == '-' || *s == 0)
+		return -1;
+	*v = strtoul(s, &end, 10);
+	return (errno || *end) ? -1 : 0;
+}
+
+static int pick(const char *s, const char *const *names, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(s, names[i]) == 0)
+			return i;
+	return -1;
+}
+
+enum { O_MODEL = 256, O_STRATEGY, O_PREEMPT, O_MAXEXEC, O_TIMEOUT,
+       O_MAXSTEPS, O_KEEP, O_OUTCOMES, O_JSON, O_TRACEOUT, O_REPLAY, O_JOBS,
+       O_ROBUST, O_NONDET, O_SANITY, O_VERSION, O_SEED };
+
+static const struct option longopts[] = {
+	{ "model", required_argument, 0, O_MODEL },
+	{ "strategy", required_argument, 0, O_STRATEGY },
+	{ "preemptions", required_argument, 0, O_PREEMPT },
+	{ "max-executions", required_argument, 0, O_MAXEXEC },
+	{ "timeout", required_argument, 0, O_TIMEOUT },
+	{ "max-steps", required_argument, 0, O_MAXSTEPS },
+	{ "keep-going", no_argument, 0, O_KEEP },
+	{ "outcomes", no_argument, 0, O_OUTCOMES },
+	{ "json", required_argument, 0, O_JSON },
+	{ "trace-out", required_argument, 0, O_TRACEOUT },
+	{ "replay", required_argument, 0, O_REPLAY },
+	{ "jobs", required_argument, 0, O_JOBS },
+	{ "robustness", no_argument, 0, O_ROBUST },
+	{ "nondet-domain", required_argument, 0, O_NONDET },
+	{ "sanity", no_argument, 0, O_SANITY },
+	{ "seed", required_argument, 0, O_SEED },
+	{ "help", no_argument, 0, 'h' },
+	{ "version", no_argument, 0, O_VERSION },
+	{ 0, 0, 0, 0 },
+};
+
+static const char *opt_name(int c)
+{
+	for (const struct option *l = longopts; l->name; l++)
+		if (l->val == c)
+			return l->name;
+	return "?";
+}
+
+static int set(struct options *o, int c, const char *arg, char *err,
+	       int errsize)
+{
+	unsigned long v = 0;
+	int i;
+
+	switch (c) {
+	case O_MODEL:
+		if ((i = pick(arg, models, 3)) < 0)
+			goto bad;
+		o->model = (enum model)i;
+		return 0;
+	case O_STRATEGY:
+		if ((i = pick(arg, strategies, 5)) < 1)
+			goto bad;
+		o->strategy = (enum strategy)i;
+		return 0;
+	case O_PREEMPT:
+		if (parse_ulong(arg, &v) < 0)
+			goto bad;
+		o->preemptions = (long)v;
+		return 0;
+	case O_MAXEXEC:
+		if (parse_ulong(arg, &o->max_executions) < 0)
+			goto bad;
+		return 0;
+	case O_MAXSTEPS:
+		if (parse_ulong(arg, &o->max_steps) < 0)
+			goto bad;
+		return 0;
+	case O_JOBS:
+		if (parse_ulong(arg, &v) < 0 || v < 1 || v > 256)
+			goto bad;
+		o->jobs = (int)v;
+		return 0;
+	case O_SEED:
+		if (parse_ulong(arg, &v) < 0)
+			goto bad;
+		o->seed = v;
+		return 0;
+	case O_TIMEOUT: {
+		char *end;
+		o->timeout = strtod(arg, &end);
+		if (*end || o->timeout < 0 || arg == end)
+			goto bad;
+		return 0;
+	}
+	case O_KEEP: o->keep_going = true; return 0;
+	case O_OUTCOMES: o->outcomes = true; return 0;
+	case O_ROBUST: o->robustness = true; return 0;
+	case O_SANITY: o->sanity = true; return 0;
+	case O_JSON: o->json = arg; return 0;
+	case O_TRACEOUT: o->trace_out = arg; return 0;
+	case O_REPLAY: o->replay = arg; return 0;
+	case O_NONDET: o->nondet_domain = arg; return 0;
+	case 'v': o->verbose++; return 0;
+	default:
+		snprintf(err, (size_t)errsize, "unknown option (see --help)");
+		return -1;
+	}
+bad:
+	snprintf(err, (size_t)errsize, "invalid value '%s' for --%s", arg,
+		 opt_name(c));
+	return -1;
+}
+
+int opts_parse(int argc, char **argv, struct options *o, char *err,
+	       int errsize)
+{
+	int c;
+
+	memset(o, 0, sizeof *o);
+	o->model = MODEL_SC;
+	o->strategy = STRAT_DEFAULT;
+	o->preemptions = -1;
+	o->jobs = 1;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+hv", longopts, NULL)) != -1) {
+		if (c == 'h') {
+			opts_usage();
+			return 1;
+		}
+		if (c == O_VERSION) {
+			puts("x86smc " X86SMC_VERSION);
+			return 1;
+		}
+		if (c == '?' || c == ':') {
+			snprintf(err, (size_t)errsize,
+				 "unknown or incomplete option '%s' (see "
+				 "--help)", argv[optind - 1]);
+			return -1;
+		}
+		if (set(o, c, optarg, err, errsize) < 0)
+			return -1;
+	}
+	if (optind >= argc) {
+		snprintf(err, (size_t)errsize, "no program given (see --help)");
+		return -1;
+	}
+	o->argv = &argv[optind];
+	return 0;
+}

@@ -1,0 +1,192 @@
+/* results.c — outcomes, errors and the two summaries. */
+#include "report/results.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int results_add_outcome(struct results *r, const char *out, size_t len,
+			const char *status)
+{
+	for (size_t i = 0; i < r->noutcomes; i++) {
+		struct outcome *o = &r->outcomes[i];
+		if (o->len == len && memcmp(o->out, out, len) == 0 &&
+		    strcmp(o->status, status) == 0) {
+			o->count++;
+			return 0;
+		}
+	}
+	struct outcome *n = realloc(r->outcomes,
+				    (r->noutcomes + 1) * sizeof *n);
+	if (!n)
+		return -1;
+	r->outcomes = n;
+	n = &r->outcomes[r->noutcomes];
+	n->out = malloc(len + 1);
+	if (!n->out)
+		return -1;
+	memcpy(n->out, out, len);
+	n->out[len] = 0;
+	n->len = len;
+	snprintf(n->status, sizeof n->status, "%s", status);
+	n->count = 1;
+	r->noutcomes++;
+	return 0;
+}
+
+struct error_rec *results_add_error(struct results *r)
+{
+	struct error_rec *e = realloc(r->errors, (r->nerrors + 1) * sizeof *e);
+
+	if (!e)
+		return NULL;
+	r->errors = e;
+	e = &r->errors[r->nerrors++];
+	memset(e, 0, sizeof *e);
+	return e;
+}
+
+void results_free(struct results *r)
+{
+	for (size_t i = 0; i < r->noutcomes; i++)
+		free(r->outcomes[i].out);
+	free(r->outcomes);
+	free(r->errors);
+	memset(r, 0, sizeof *r);
+}
+
+/* Length of the valid UTF-8 sequence at s (0 if invalid). */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t k;
+
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	k = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : 2;
+	if (k > n)
+		return 0;
+	for (size_t i = 1; i < k; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return k;
+}
+
+void json_string(FILE *f, const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	fputc('"', f);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = s[i];
+		size_t k;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else if (c == '\t')
+			fputs("\\t", f);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(f, "\\u%04x", c);
+		else if (c < 0x80)
+			fputc(c, f);
+		else if ((k = utf8_len(s + i, n - i)) > 0) {
+			fwrite(s + i, 1, k, f);
+			i += k - 1;
+		} else
+			fprintf(f, "\\u%04x", c);
+	}
+	fputc('"', f);
+}
+
+static void json_kv(FILE *f, const char *k, const char *v, bool comma)
+{
+	fprintf(f, "  \"%s\": ", k);
+	json_string(f, v ? v : "", v ? strlen(v) : 0);
+	fputs(comma ? ",\n" : "\n", f);
+}
+
+static void json_error(FILE *f, const struct error_rec *e, bool last)
+{
+	fputs("    {\"kind\": ", f);
+	json_string(f, e->kind, strlen(e->kind));
+	fputs(", \"message\": ", f);
+	json_string(f, e->message, strlen(e->message));
+	fprintf(f, ", \"thread\": %d, \"pc\": \"%#lx\", \"location\": ",
+		e->thread, (unsigned long)e->pc);
+	json_string(f, e->location, strlen(e->location));
+	fprintf(f, ", \"preemptions\": %d, \"trace_file\": ", e->preemptions);
+	if (e->trace_file[0])
+		json_string(f, e->trace_file, strlen(e->trace_file));
+	else
+		fputs("null", f);
+	fputs(last ? "}\n" : "},\n", f);
+}
+
+int report_json(const struct results *r, FILE *f)
+{
+	fputs("{\n", f);
+	json_kv(f, "program", r->program, true);
+	json_kv(f, "model", r->model, true);
+	json_kv(f, "strategy", r->strategy, true);
+	fprintf(f, "  \"complete\": %s,\n", r->complete ? "true" : "false");
+	fprintf(f, "  \"executions\": %lu,\n", r->executions);
+	fprintf(f, "  \"blocked_executions\": %lu,\n", r->blocked_executions);
+	fprintf(f, "  \"assume_blocked\": %lu,\n", r->assume_blocked);
+	fputs("  \"errors\": [", f);
+	fputs(r->nerrors ? "\n" : "", f);
+	for (size_t i = 0; i < r->nerrors; i++)
+		json_error(f, &r->errors[i], i + 1 == r->nerrors);
+	fputs(r->nerrors ? "  ],\n" : "],\n", f);
+	fputs("  \"outcomes\": [", f);
+	for (size_t i = 0; i < r->noutcomes; i++) {
+		const struct outcome *o = &r->outcomes[i];
+		fputs(i ? ",\n    {\"stdout\": " : "\n    {\"stdout\": ", f);
+		json_string(f, o->out, o->len);
+		fputs(", \"status\": ", f);
+		json_string(f, o->status, strlen(o->status));
+		fprintf(f, ", \"count\": %lu}", o->count);
+	}
+	fputs(r->noutcomes ? "\n  ],\n" : "],\n", f);
+	fprintf(f, "  \"elapsed_s\": %.3f,\n", r->elapsed_s);
+	fprintf(f, "  \"events\": %lu,\n", (unsigned long)r->events);
+	fprintf(f, "  \"ptrace_stops\": %lu,\n",
+		(unsigned long)r->ptrace_stops);
+	json_kv(f, "coverage", r->note, false);
+	fputs("}\n", f);
+	return ferror(f) ? -1 : 0;
+}
+
+static void text_outcomes(const struct results *r, FILE *f)
+{
+	fprintf(f, "outcomes (%zu distinct):\n", r->noutcomes);
+	for (size_t i = 0; i < r->noutcomes; i++) {
+		const struct outcome *o = &r->outcomes[i];
+		fprintf(f, "  %6lu  %-16s  ", o->count, o->status);
+		json_string(f, o->out, o->len);
+		fputc('\n', f);
+	}
+}
+
+void report_text(const struct results *r, FILE *f, bool outcomes)
+{
+	for (size_t i = 0; i < r->nerrors; i++) {
+		const struct error_rec *e = &r->errors[i];
+		fprintf(f, "error: %s in thread %d at %s\n  %s\n", e->kind,
+			e->thread, e->location[0] ? e->location : "?",
+			e->message);
+		if (e->trace_file[0])
+			fprintf(f, "  schedule written to %s (replay with "
+				   "--replay)\n", e->trace_file);
+	}
+	if (outcomes)
+		text_outcomes(r, f);
+	double per = r->events ? (double)r->ptrace_stops / (double)r->events
+			       : 0.0;
+	fprintf(f, "%s: %lu execution%s, %zu error%s, model %s, strategy %s, "
+		   "%s\n  %s\n  %lu events, %lu ptrace stops (%.2f per event), "
+		   "%.2f s\n",
+		r->program, r->executions, r->executions == 1 ? "" : "s",
+		r->nerrors, r->nerrors == 1 ? "" : "s", r->model, r->strategy,
+		r->complete ? "complete" : "not complete", r->note,
+		(unsigned long)r->events, (unsigned long)r->ptrace_stops, per,
+		r->elapsed_s);
+}

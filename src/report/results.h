@@ -1,0 +1,52 @@
+/* results.h — what an exploration found: outcomes, errors, counters; and
+ * its two renderings, the human summary and the JSON summary (keys in
+ * DESIGN.md, "Interface contract"). */
+#ifndef X86SMC_RESULTS_H
+#define X86SMC_RESULTS_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct outcome {
+	char *out;          /* stdout bytes of the execution */
+	size_t len;
+	char status[48];    /* "exit 0", "signal SIGABRT", "deadlock", ... */
+	unsigned long count;
+};
+
+struct error_rec {
+	char kind[24];      /* assertion, crash, deadlock, livelock, exit-code,
+			     * signal, max-steps */
+	char message[1024];
+	int thread;
+	uint64_t pc;
+	char location[256];
+	int preemptions;
+	char trace_file[512];
+};
+
+struct results {
+	const char *program, *model, *strategy;
+	bool complete;
+	unsigned long executions, blocked_executions, assume_blocked;
+	struct error_rec *errors;
+	size_t nerrors;
+	struct outcome *outcomes;
+	size_t noutcomes;
+	double elapsed_s;
+	uint64_t events, ptrace_stops;
+	char note[256];     /* what was covered, in words */
+};
+
+/* Count one execution's outcome (merged with an equal one). */
+int results_add_outcome(struct results *r, const char *out, size_t len,
+			const char *status);
+struct error_rec *results_add_error(struct results *r);
+void results_free(struct results *r);
+
+void report_text(const struct results *r, FILE *f, bool outcomes);
+int report_json(const struct results *r, FILE *f);
+/* A JSON string literal of n bytes (escaped; invalid UTF-8 as \u00XX). */
+void json_string(FILE *f, const char *s, size_t n);
+#endif

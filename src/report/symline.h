@@ -1,0 +1,40 @@
+/* symline.h — address → source file:line from DWARF .debug_line (libdwarf).
+ * Private to src/report/: sym.c is the only user.
+ *
+ * The line programs of every compilation unit are flattened into one
+ * table of rows sorted by link-time address.  A row holds from its address
+ * up to the next row; an end_sequence row marks the first address after a
+ * sequence, so an address past it (padding, a function without line info)
+ * gets no line rather than the last line of the function before it.
+ * Sequences that start at address 0 or at the tombstone -1/-2 belong to
+ * code the linker discarded (--gc-sections, COMDAT) and are dropped: they
+ * would otherwise cover ELF headers.  Several rows at one address (GCC's
+ * location views) resolve to the last one, as addr2line does.  Rows with
+ * line 0 (code with no source line) answer "no line".
+ *
+ * File names are stored as basenames, each once per object.
+ */
+#ifndef X86SMC_SYMLINE_H
+#define X86SMC_SYMLINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct symline;
+
+/* The line table of the ELF file open on fd, or NULL if it has no DWARF
+ * line information or libdwarf cannot read it.  fd stays open. */
+struct symline *symline_load(int fd);
+void symline_free(struct symline *t);
+
+/* 0 with *file (owned by t) and *line for vaddr, or -1. */
+int symline_find(const struct symline *t, uint64_t vaddr, const char **file,
+		int *line);
+
+/* Number of rows; 0 for NULL.  For tests and timing figures. */
+size_t symline_rows(const struct symline *t);
+
+/* Debug-build invariant check: rows sorted, file indices in range. */
+int symline_check(const struct symline *t);
+
+#endif

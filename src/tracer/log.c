@@ -1,0 +1,2 @@
+#include "tracer/log.h"
+int log_verbose;

@@ -1,0 +1,402 @@
+/* proc.c — ptrace, seccomp and memory access for one traced process. */
+#include "tracer/proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/personality.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tracer/log.h"
+
+#ifndef NT_X86_XSTATE
+#define NT_X86_XSTATE 0x202
+#endif
+
+static volatile sig_atomic_t watchdog_fired, interrupted;
+static unsigned watchdog_seconds;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	watchdog_fired = 1;
+}
+
+static void on_interrupt(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+void proc_catch_interrupts(void)
+{
+	struct sigaction sa = { .sa_handler = on_interrupt };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+bool proc_interrupted(void)
+{
+	return interrupted;
+}
+
+void proc_set_watchdog(unsigned seconds)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+
+	watchdog_seconds = seconds;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL); /* no SA_RESTART: waitpid gets EINTR */
+}
+
+int proc_pin_self(int cpu)
+{
+	cpu_set_t set;
+
+	if (cpu < 0)
+		cpu = sched_getcpu();
+	if (cpu < 0)
+		return -1;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof set, &set);
+}
+
+/* The filter: RET_TRACE for the listed syscalls, ALLOW for the rest.
+ * Non-x86-64 syscall ABIs (int 0x80) are traced too, so that the tracer
+ * can refuse them instead of missing them. */
+static int install_filter(const int *nrs, int n)
+{
+	struct sock_filter f[4 + 2 * 512];
+	int k = 0;
+
+	if (n > 500)
+		return -1;
+	f[k++] = (struct sock_filter)BPF_STMT(
+		BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
+	f[k++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+					      AUDIT_ARCH_X86_64, 1, 0);
+	f[k++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+					      SECCOMP_RET_TRACE | 0xffff);
+	f[k++] = (struct sock_filter)BPF_STMT(
+		BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
+	for (int i = 0; i < n; i++) {
+		f[k++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+						      (unsigned)nrs[i], 0, 1);
+		f[k++] = (struct sock_filter)BPF_STMT(
+			BPF_RET | BPF_K, SECCOMP_RET_TRACE | (nrs[i] & 0xffff));
+	}
+	f[k++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+					      SECCOMP_RET_ALLOW);
+	struct sock_fprog prog = { .len = (unsigned short)k, .filter = f };
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return -1;
+	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
+}
+
+/* In the child, between fork and exec.  Reports a failure to the parent
+ * as an errno value on the CLOEXEC pipe. */
+static void __attribute__((noreturn))
+child(char *const argv[], const struct proc_launch_opts *o, int errfd)
+{
+	int err;
+
+	setpgid(0, 0); /* a terminal's ^C is for x86smc, not the target */
+	personality(ADDR_NO_RANDOMIZE);
+	if (o->cpu >= 0)
+		proc_pin_self(o->cpu);
+	for (char *const *e = o->envp_extra; e && *e; e++)
+		putenv(*e);
+	int null = open("/dev/null", O_RDONLY);
+	if (null >= 0) {
+		dup2(null, 0);
+		if (null != 0)
+			close(null);
+	}
+	raise(SIGSTOP); /* wait for PTRACE_SEIZE */
+	if (install_filter(o->trace_nrs, o->ntrace_nrs) < 0) {
+		err = -errno;
+		goto fail;
+	}
+	execv(argv[0], argv);
+	err = errno;
+fail:
+	if (write(errfd, &err, sizeof err) < 0)
+		_exit(126);
+	_exit(127);
+}
+
+static int seize(struct proc *p)
+{
+	long opts = PTRACE_O_EXITKILL | PTRACE_O_TRACESECCOMP |
+		    PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK |
+		    PTRACE_O_TRACEVFORK | PTRACE_O_TRACEEXEC;
+	int st;
+
+	if (waitpid(p->pid, &st, WSTOPPED) != p->pid || !WIFSTOPPED(st))
+		return -1;
+	if (ptrace(PTRACE_SEIZE, p->pid, 0, opts) < 0)
+		return -1;
+	kill(p->pid, SIGCONT);
+	return 0;
+}
+
+/* Run the child up to its exec event, passing the startup stops. */
+static int run_to_exec(struct proc *p)
+{
+	struct proc_stop st;
+
+	for (;;) {
+		if (proc_wait(p, false, &st) < 0)
+			return -1;
+		switch (st.kind) {
+		case PROC_EVENT:
+			if (st.event == PTRACE_EVENT_EXEC)
+				return 0;
+			break;
+		case PROC_EXITED:
+		case PROC_KILLED:
+		case PROC_GONE:
+		case PROC_TIMEOUT:
+			return -1;
+		default:
+			break;
+		}
+		if (proc_cont(p, 0) < 0)
+			return -1;
+	}
+}
+
+static int open_mem(struct proc *p)
+{
+	char path[64];
+
+	snprintf(path, sizeof path, "/proc/%d/mem", p->pid);
+	p->memfd = open(path, O_RDWR | O_CLOEXEC);
+	return p->memfd < 0 ? -1 : 0;
+}
+
+static size_t probe_xsize(struct proc *p)
+{
+	static char buf[16384];
+	struct iovec iov = { buf, sizeof buf };
+
+	if (ptrace(PTRACE_GETREGSET, p->pid, NT_X86_XSTATE, &iov) < 0)
+		return 0;
+	return iov.iov_len;
+}
+
+int proc_launch(struct proc *p, char *const argv[],
+		const struct proc_launch_opts *o)
+{
+	int pfd[2], err = 0;
+
+	memset(p, 0, sizeof *p);
+	p->memfd = -1;
+	if (pipe2(pfd, O_CLOEXEC) < 0)
+		return -1;
+	p->pid = fork();
+	if (p->pid < 0)
+		return -1;
+	if (p->pid == 0)
+		child(argv, o, pfd[1]);
+	close(pfd[1]);
+	if (seize(p) < 0 || run_to_exec(p) < 0) {
+		ssize_t n = read(pfd[0], &err, sizeof err);
+		close(pfd[0]);
+		if (n == sizeof err && err < 0)
+			fprintf(stderr, "x86smc: cannot install the seccomp "
+					"filter: %s\n", strerror(-err));
+		else if (n == sizeof err)
+			fprintf(stderr, "x86smc: cannot execute %s: %s\n",
+				argv[0], strerror(err));
+		else
+			fprintf(stderr, "x86smc: %s did not start under "
+					"ptrace\n", argv[0]);
+		proc_kill(p);
+		return -1;
+	}
+	close(pfd[0]);
+	if (open_mem(p) < 0 || (p->xsize = probe_xsize(p)) == 0) {
+		fprintf(stderr, "x86smc: cannot access the memory or the "
+				"XSTATE of the target\n");
+		proc_kill(p);
+		return -1;
+	}
+	return 0;
+}
+
+static void decode_status(int ws, pid_t pid, struct proc_stop *st)
+{
+	memset(st, 0, sizeof *st);
+	st->pid = pid;
+	if (WIFEXITED(ws)) {
+		st->kind = PROC_EXITED;
+		st->status = WEXITSTATUS(ws);
+	} else if (WIFSIGNALED(ws)) {
+		st->kind = PROC_KILLED;
+		st->sig = WTERMSIG(ws);
+	} else {
+		int ev = ws >> 16;
+		st->sig = WSTOPSIG(ws);
+		st->event = ev;
+		if (ev == PTRACE_EVENT_SECCOMP)
+			st->kind = PROC_SECCOMP;
+		else if (ev == PTRACE_EVENT_STOP)
+			st->kind = PROC_GROUP;
+		else if (ev != 0)
+			st->kind = PROC_EVENT;
+		else if (st->sig == SIGTRAP)
+			st->kind = PROC_TRAP;
+		else
+			st->kind = PROC_SIGNAL;
+	}
+}
+
+int proc_wait(struct proc *p, bool any, struct proc_stop *st)
+{
+	int ws;
+	pid_t r;
+
+	watchdog_fired = 0;
+	if (watchdog_seconds)
+		alarm(watchdog_seconds);
+	do {
+		r = interrupted ? -1 : waitpid(any ? -1 : p->pid, &ws, __WALL);
+	} while (r < 0 && errno == EINTR && !watchdog_fired && !interrupted);
+	if (watchdog_seconds)
+		alarm(0);
+	if (r < 0) {
+		memset(st, 0, sizeof *st);
+		st->kind = interrupted		    ? PROC_INTR
+			   : (errno == EINTR) ? PROC_TIMEOUT
+					      : PROC_GONE;
+		return 0;
+	}
+	p->stops++;
+	decode_status(ws, r, st);
+	return 0;
+}
+
+static int req(struct proc *p, enum __ptrace_request r, void *addr,
+	       void *data)
+{
+	if (ptrace(r, p->pid, addr, data) == 0)
+		return 0;
+	if (errno != ESRCH)
+		pr_err("ptrace(%d, %d): %s", (int)r, p->pid, strerror(errno));
+	return -1;
+}
+
+int proc_cont(struct proc *p, int sig)
+{
+	return req(p, PTRACE_CONT, 0, (void *)(long)sig);
+}
+
+int proc_step(struct proc *p, int sig)
+{
+	return req(p, PTRACE_SINGLESTEP, 0, (void *)(long)sig);
+}
+
+int proc_getregs(struct proc *p, struct user_regs_struct *r)
+{
+	return req(p, PTRACE_GETREGS, 0, r);
+}
+
+int proc_setregs(struct proc *p, const struct user_regs_struct *r)
+{
+	return req(p, PTRACE_SETREGS, 0, (void *)r);
+}
+
+int proc_getxstate(struct proc *p, void *buf)
+{
+	struct iovec iov = { buf, p->xsize };
+	return req(p, PTRACE_GETREGSET, (void *)NT_X86_XSTATE, &iov);
+}
+
+int proc_setxstate(struct proc *p, const void *buf)
+{
+	struct iovec iov = { (void *)buf, p->xsize };
+	return req(p, PTRACE_SETREGSET, (void *)NT_X86_XSTATE, &iov);
+}
+
+int proc_getsigmask(struct proc *p, uint64_t *mask)
+{
+	return req(p, PTRACE_GETSIGMASK, (void *)sizeof *mask, mask);
+}
+
+int proc_setsigmask(struct proc *p, uint64_t mask)
+{
+	return req(p, PTRACE_SETSIGMASK, (void *)sizeof mask, &mask);
+}
+
+int proc_getsiginfo(struct proc *p, void *si)
+{
+	return req(p, PTRACE_GETSIGINFO, 0, si);
+}
+
+long proc_geteventmsg(struct proc *p)
+{
+	unsigned long msg = 0;
+
+	if (req(p, PTRACE_GETEVENTMSG, 0, &msg) < 0)
+		return -1;
+	return (long)msg;
+}
+
+size_t proc_read(struct proc *p, uint64_t addr, void *buf, size_t n)
+{
+	struct iovec local = { buf, n };
+	struct iovec remote = { (void *)addr, n };
+	ssize_t r = process_vm_readv(p->pid, &local, 1, &remote, 1, 0);
+
+	if (r < 0 && p->memfd >= 0) /* e.g. a page without read permission */
+		r = pread(p->memfd, buf, n, (off_t)addr);
+	return r < 0 ? 0 : (size_t)r;
+}
+
+size_t proc_write(struct proc *p, uint64_t addr, const void *buf, size_t n)
+{
+	ssize_t r = pwrite(p->memfd, buf, n, (off_t)addr);
+	return r < 0 ? 0 : (size_t)r;
+}
+
+int proc_attach_pid(struct proc *p, pid_t pid)
+{
+	if (p->memfd >= 0)
+		close(p->memfd);
+	p->pid = pid;
+	return open_mem(p);
+}
+
+void proc_kill(struct proc *p)
+{
+	int ws;
+
+	if (p->pid <= 0)
+		return;
+	kill(p->pid, SIGKILL);
+	while (waitpid(p->pid, &ws, __WALL) == p->pid && !WIFEXITED(ws) &&
+	       !WIFSIGNALED(ws))
+		;
+	if (p->memfd >= 0)
+		close(p->memfd);
+	p->memfd = -1;
+	p->pid = 0;
+}

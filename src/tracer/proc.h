@@ -1,0 +1,105 @@
+/* proc.h — one traced OS process: launch, wait, registers, memory.
+ *
+ * The only layer that issues ptrace requests.  Every wait status is first
+ * turned into a struct proc_stop (an enum plus details), then dispatched by
+ * the caller (strace's trace_event.h habit).  Tracee death is normal: a
+ * request failing with ESRCH is reported as PROC_GONE, never as an internal
+ * error.
+ *
+ * The process is started with ASLR off (so addresses are the same in every
+ * execution and in every replay), pinned to the tracer's CPU, with a
+ * seccomp-bpf filter that makes only the syscalls x86smc emulates stop
+ * (SECCOMP_RET_TRACE); everything else runs natively.
+ */
+#ifndef X86SMC_PROC_H
+#define X86SMC_PROC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/user.h>
+
+enum proc_stop_kind {
+	PROC_EXITED,   /* exit status in .status */
+	PROC_KILLED,   /* killed by signal .sig */
+	PROC_TRAP,     /* SIGTRAP: breakpoint or single step */
+	PROC_SECCOMP,  /* seccomp stop at syscall entry */
+	PROC_SIGNAL,   /* signal-delivery-stop of .sig */
+	PROC_EVENT,    /* other PTRACE_EVENT stop (.event: clone, fork, exec) */
+	PROC_GROUP,    /* group-stop (SIGSTOP etc. under PTRACE_SEIZE) */
+	PROC_GONE,     /* the process no longer exists */
+	PROC_TIMEOUT,  /* the wait was interrupted by the watchdog */
+	PROC_INTR,     /* x86smc was asked to stop (SIGINT, SIGTERM) */
+};
+
+struct proc_stop {
+	enum proc_stop_kind kind;
+	int status; /* exit status */
+	int sig;    /* signal for KILLED / SIGNAL / GROUP */
+	int event;  /* PTRACE_EVENT_* for EVENT and SECCOMP */
+	pid_t pid;  /* the process that stopped */
+};
+
+struct proc {
+	pid_t pid;
+	int memfd;        /* /proc/pid/mem, for writes (also to text) */
+	size_t xsize;     /* size of the NT_X86_XSTATE area */
+	uint64_t stops;   /* ptrace stops waited for (statistics) */
+};
+
+struct proc_launch_opts {
+	int cpu;                  /* CPU to pin to, -1: the current one */
+	const int *trace_nrs;     /* syscalls the filter makes stop */
+	int ntrace_nrs;
+	char *const *envp_extra;  /* NAME=VALUE strings added to environ */
+};
+
+/* Fork, set up and exec argv[0] under PTRACE_SEIZE|EXITKILL; returns once
+ * the new program image is stopped at its exec event.  On failure prints
+ * one line naming the cause and returns -1. */
+int proc_launch(struct proc *p, char *const argv[],
+		const struct proc_launch_opts *o)
+	__attribute__((warn_unused_result));
+
+/* Wait for the next stop of p (or of any traced child if any == true). */
+int proc_wait(struct proc *p, bool any, struct proc_stop *st);
+
+/* Resume: PTRACE_CONT or PTRACE_SINGLESTEP, delivering sig (0: none). */
+int proc_cont(struct proc *p, int sig);
+int proc_step(struct proc *p, int sig);
+
+int proc_getregs(struct proc *p, struct user_regs_struct *r);
+int proc_setregs(struct proc *p, const struct user_regs_struct *r);
+int proc_getxstate(struct proc *p, void *buf);
+int proc_setxstate(struct proc *p, const void *buf);
+int proc_getsigmask(struct proc *p, uint64_t *mask);
+int proc_setsigmask(struct proc *p, uint64_t mask);
+int proc_getsiginfo(struct proc *p, void *si);
+long proc_geteventmsg(struct proc *p);
+
+/* Memory: reads with process_vm_readv, writes through /proc/pid/mem (which
+ * may write read-only text pages, as breakpoints need).  Return the number
+ * of bytes transferred; short on unmapped memory. */
+size_t proc_read(struct proc *p, uint64_t addr, void *buf, size_t n);
+size_t proc_write(struct proc *p, uint64_t addr, const void *buf, size_t n);
+
+/* Switch p to another pid (a snapshot): reopens /proc/pid/mem. */
+int proc_attach_pid(struct proc *p, pid_t pid);
+
+/* SIGKILL the process and reap it (and any stop notifications). */
+void proc_kill(struct proc *p);
+
+/* Watchdog: a proc_wait longer than this many seconds returns
+ * PROC_TIMEOUT (0: no limit). */
+void proc_set_watchdog(unsigned seconds);
+
+/* SIGINT/SIGTERM/SIGHUP make every wait return PROC_INTR from then on
+ * (installed once by main). */
+void proc_catch_interrupts(void);
+bool proc_interrupted(void);
+
+/* The tracer's CPU pinning (done once at start). */
+int proc_pin_self(int cpu);
+
+#endif

@@ -1,0 +1,483 @@
+/* sys.c — the syscalls of logical threads, one table row per syscall
+ * x86smc emulates or treats specially (strace's syscallent.h habit).
+ *
+ * Under control, a syscall is a visible event found *before* its syscall
+ * instruction runs (a stop point of the walk).  Emulated syscalls never
+ * reach the kernel: the result goes to rax and rip moves past the
+ * instruction, with no extra stop.  PASS rows (and any syscall not in the
+ * table) run in the kernel (tr_exec_insn single-steps the instruction).
+ * Before the second thread exists (sys_native) only the few syscalls of
+ * the seccomp filter stop, and are emulated at their seccomp stop.
+ */
+#include <errno.h>
+#include <linux/sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+
+#include "tracer/log.h"
+#include "tracer/tracer_priv.h"
+
+enum sys_action { SA_PASS, SA_EMULATE, SA_UNSUPPORTED };
+
+struct sys_ctx {
+	struct tracer *t;
+	struct lthread *th;
+	struct tr_event *ev;
+	long a[6];
+};
+
+/* An emulation handler returns the syscall's result (-errno on error) or
+ * SYS_NORETURN (tracer_priv.h) when it set the thread's state itself. */
+typedef long (*sys_fn)(struct sys_ctx *c);
+
+struct sys_row {
+	const char *name;
+	uint8_t kind;          /* event kind (enum ev_kind) */
+	enum sys_action action;
+	sys_fn fn;
+	bool maps_change;      /* may change the memory map */
+};
+
+static long sys_write(struct sys_ctx *c);
+static long sys_writev(struct sys_ctx *c);
+static long sys_clone(struct sys_ctx *c);
+static long sys_exit(struct sys_ctx *c);
+static long sys_exit_group(struct sys_ctx *c);
+static long sys_gettid(struct sys_ctx *c);
+static long sys_getpid(struct sys_ctx *c);
+static long sys_set_tid_address(struct sys_ctx *c);
+static long sys_set_robust_list(struct sys_ctx *c);
+static long sys_enosys(struct sys_ctx *c);
+static long sys_zero(struct sys_ctx *c);
+static long sys_tgkill(struct sys_ctx *c);
+static long sys_tkill(struct sys_ctx *c);
+static long sys_kill(struct sys_ctx *c);
+static long sys_futex(struct sys_ctx *c);
+static long sys_forks(struct sys_ctx *c);
+
+static const struct sys_row table[] = {
+	[SYS_write] = { "write", EV_OUTPUT, SA_EMULATE, sys_write, false },
+	[SYS_writev] = { "writev", EV_OUTPUT, SA_EMULATE, sys_writev, false },
+	[SYS_clone] = { "clone", EV_SPAWN, SA_EMULATE, sys_clone, false },
+	[SYS_clone3] = { "clone3", EV_SYSCALL, SA_EMULATE, sys_enosys, false },
+	[SYS_fork] = { "fork", EV_SYSCALL, SA_UNSUPPORTED, sys_forks, false },
+	[SYS_vfork] = { "vfork", EV_SYSCALL, SA_UNSUPPORTED, sys_forks, false },
+	[SYS_execve] = { "execve", EV_SYSCALL, SA_UNSUPPORTED, sys_forks, false },
+	[SYS_execveat] = { "execveat", EV_SYSCALL, SA_UNSUPPORTED, sys_forks, false },
+	[SYS_exit] = { "exit", EV_EXIT, SA_EMULATE, sys_exit, false },
+	[SYS_exit_group] = { "exit_group", EV_END, SA_EMULATE, sys_exit_group, false },
+	[SYS_gettid] = { "gettid", EV_SYSCALL, SA_EMULATE, sys_gettid, false },
+	[SYS_getpid] = { "getpid", EV_SYSCALL, SA_EMULATE, sys_getpid, false },
+	[SYS_set_tid_address] = { "set_tid_address", EV_SYSCALL, SA_EMULATE,
+				  sys_set_tid_address, false },
+	[SYS_set_robust_list] = { "set_robust_list", EV_SYSCALL, SA_EMULATE,
+				  sys_set_robust_list, false },
+	[SYS_rseq] = { "rseq", EV_SYSCALL, SA_EMULATE, sys_enosys, false },
+	[SYS_tgkill] = { "tgkill", EV_SYSCALL, SA_EMULATE, sys_tgkill, false },
+	[SYS_tkill] = { "tkill", EV_SYSCALL, SA_EMULATE, sys_tkill, false },
+	[SYS_kill] = { "kill", EV_SYSCALL, SA_EMULATE, sys_kill, false },
+	[SYS_sched_yield] = { "sched_yield", EV_YIELD, SA_EMULATE, sys_zero, false },
+	[SYS_nanosleep] = { "nanosleep", EV_YIELD, SA_EMULATE, sys_zero, false },
+	[SYS_clock_nanosleep] = { "clock_nanosleep", EV_YIELD, SA_EMULATE,
+				  sys_zero, false },
+	[SYS_futex] = { "futex", EV_FUTEX, SA_EMULATE, sys_futex, false },
+	[SYS_rt_sigprocmask] = { "rt_sigprocmask", EV_SYSCALL, SA_PASS,
+				 NULL, false },
+	[SYS_mmap] = { "mmap", EV_SYSCALL, SA_PASS, NULL, true },
+	[SYS_munmap] = { "munmap", EV_SYSCALL, SA_PASS, NULL, true },
+	[SYS_mprotect] = { "mprotect", EV_SYSCALL, SA_PASS, NULL, true },
+	[SYS_mremap] = { "mremap", EV_SYSCALL, SA_PASS, NULL, true },
+	[SYS_brk] = { "brk", EV_SYSCALL, SA_PASS, NULL, true },
+	[SYS_madvise] = { "madvise", EV_SYSCALL, SA_PASS, NULL, true },
+};
+
+#define NROWS ((long)(sizeof table / sizeof table[0]))
+
+static const struct sys_row *row(long nr)
+{
+	static const struct sys_row pass = { NULL, EV_SYSCALL, SA_PASS, NULL,
+					     false };
+
+	if (nr >= 0 && nr < NROWS && table[nr].name)
+		return &table[nr];
+	return &pass;
+}
+
+static void args(const struct user_regs_struct *r, long a[6])
+{
+	a[0] = (long)r->rdi;
+	a[1] = (long)r->rsi;
+	a[2] = (long)r->rdx;
+	a[3] = (long)r->r10;
+	a[4] = (long)r->r8;
+	a[5] = (long)r->r9;
+}
+
+/* ---- output capture ---- */
+
+static int out_append(struct tracer *t, int fd, const char *p, size_t n)
+{
+	struct output *o = &t->out[fd];
+
+	if (o->len + n > o->cap) {
+		size_t cap = o->cap ? o->cap : 4096;
+		while (cap < o->len + n)
+			cap *= 2;
+		char *b = realloc(o->buf, cap + 1);
+		if (!b)
+			return -1;
+		o->buf = b;
+		o->cap = cap;
+	}
+	memcpy(o->buf + o->len, p, n);
+	o->len += n;
+	o->buf[o->len] = 0;
+	return 0;
+}
+
+static long capture(struct tracer *t, int fd, uint64_t addr, size_t n)
+{
+	char buf[4096];
+	size_t done = 0;
+
+	while (done < n) {
+		size_t k = n - done < sizeof buf ? n - done : sizeof buf;
+		size_t got = proc_read(&t->proc, addr + done, buf, k);
+		if (out_append(t, fd, buf, got) < 0)
+			return -ENOMEM;
+		done += got;
+		if (got < k)
+			return done ? (long)done : -EFAULT;
+	}
+	return (long)done;
+}
+
+static bool captured_fd(long fd)
+{
+	return fd == 1 || fd == 2;
+}
+
+static long sys_write(struct sys_ctx *c)
+{
+	return capture(c->t, (int)c->a[0], (uint64_t)c->a[1],
+		       (size_t)c->a[2]);
+}
+
+static long sys_writev(struct sys_ctx *c)
+{
+	long total = 0;
+
+	for (long i = 0; i < c->a[2] && i < 1024; i++) {
+		struct iovec v;
+		if (proc_read(&c->t->proc, (uint64_t)c->a[1] + 16 * i, &v,
+			      16) != 16)
+			return total ? total : -EFAULT;
+		long r = capture(c->t, (int)c->a[0], (uint64_t)v.iov_base,
+				 v.iov_len);
+		if (r < 0)
+			return total ? total : r;
+		total += r;
+	}
+	return total;
+}
+
+/* ---- threads ---- */
+
+static void thread_ranges(struct tracer *t, struct lthread *th,
+			  uint64_t sp)
+{
+	const struct map_region *r;
+
+	t->maps.stale = true;
+	r = maps_find(&t->maps, t->proc.pid, sp - 8);
+	if (r) {
+		th->stack_lo = r->lo;
+		th->stack_hi = r->hi;
+	}
+	r = maps_find(&t->maps, t->proc.pid, th->regs.fs_base);
+	if (r) {
+		th->tls_lo = r->lo;
+		th->tls_hi = r->hi;
+	}
+}
+
+#define THREAD_FLAGS                                                      \
+	(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | \
+	 CLONE_SYSVSEM)
+#define THREAD_OPTIONAL                                                   \
+	(CLONE_SETTLS | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID |        \
+	 CLONE_CHILD_SETTID)
+
+/* clone of a thread → a new logical thread.  Called with the parent's
+ * registers positioned after the syscall instruction. */
+static long sys_clone(struct sys_ctx *c)
+{
+	struct tracer *t = c->t;
+	unsigned long flags = (unsigned long)c->a[0];
+	struct lthread *ch;
+	uint32_t tid32;
+
+	if ((flags & THREAD_FLAGS) != THREAD_FLAGS ||
+	    (flags & ~(THREAD_FLAGS | THREAD_OPTIONAL | 0xff)) != 0) {
+		if (!(flags & CLONE_VM) || !(flags & CLONE_THREAD))
+			return sys_forks(c);
+		tr_end_unsupported(t, "clone with flags %#lx is not a thread "
+				      "x86smc can model", flags);
+		return SYS_NORETURN;
+	}
+	ch = tr_new_thread(t);
+	if (!ch) {
+		tr_end_unsupported(t, "more than %d threads", TR_MAX_THREADS);
+		return SYS_NORETURN;
+	}
+	if (proc_getxstate(&t->proc, ch->xstate) < 0)
+		return -EAGAIN;
+	ch->regs = c->th->regs;
+	ch->regs.rax = 0;
+	ch->regs.rsp = (uint64_t)c->a[1];
+	ch->regs.orig_rax = (unsigned long)-1;
+	if (flags & CLONE_SETTLS)
+		ch->regs.fs_base = (uint64_t)c->a[4];
+	ch->sigmask = c->th->sigmask;
+	tid32 = (uint32_t)ch->info.os_tid;
+	if (flags & CLONE_PARENT_SETTID)
+		proc_write(&t->proc, (uint64_t)c->a[2], &tid32, 4);
+	if (flags & CLONE_CHILD_SETTID)
+		proc_write(&t->proc, (uint64_t)c->a[3], &tid32, 4);
+	if (flags & CLONE_CHILD_CLEARTID)
+		ch->clear_child_tid = (uint64_t)c->a[3];
+	thread_ranges(t, ch, ch->regs.rsp);
+	c->ev->child = ch->info.tid;
+	if (c->th->stack_hi == 0) /* the first clone: the parent's ranges */
+		thread_ranges(t, c->th, c->th->regs.rsp);
+	if (t->native)
+		tr_leave_native(t);
+	return ch->info.os_tid;
+}
+
+static int live_threads(const struct tracer *t)
+{
+	int n = 0;
+
+	for (int i = 0; i < t->nthreads; i++)
+		n += t->th[i].info.status != TS_EXITED;
+	return n;
+}
+
+static long sys_exit(struct sys_ctx *c)
+{
+	struct tracer *t = c->t;
+	struct lthread *th = c->th;
+	uint32_t zero = 0;
+
+	th->info.status = TS_EXITED;
+	th->need_advance = false;
+	if (th->clear_child_tid) {
+		proc_write(&t->proc, th->clear_child_tid, &zero, 4);
+		futex_wake(t, th->clear_child_tid, 1, ~0u);
+	}
+	if (live_threads(t) == 0) {
+		t->end.kind = END_EXIT;
+		t->end.status = (int)(c->a[0] & 0xff);
+		t->end.tid = th->info.tid;
+	}
+	return SYS_NORETURN;
+}
+
+static long sys_exit_group(struct sys_ctx *c)
+{
+	c->t->end.kind = END_EXIT;
+	c->t->end.status = (int)(c->a[0] & 0xff);
+	c->t->end.tid = c->th->info.tid;
+	return SYS_NORETURN;
+}
+
+static long sys_gettid(struct sys_ctx *c)
+{
+	return c->th->info.os_tid;
+}
+
+static long sys_getpid(struct sys_ctx *c)
+{
+	return c->t->vpid;
+}
+
+static long sys_set_tid_address(struct sys_ctx *c)
+{
+	c->th->clear_child_tid = (uint64_t)c->a[0];
+	return c->th->info.os_tid;
+}
+
+static long sys_set_robust_list(struct sys_ctx *c)
+{
+	c->th->robust_list = (uint64_t)c->a[0];
+	return 0;
+}
+
+static long sys_enosys(struct sys_ctx *c)
+{
+	(void)c;
+	return -ENOSYS;
+}
+
+static long sys_zero(struct sys_ctx *c)
+{
+	(void)c;
+	return 0;
+}
+
+static long sys_forks(struct sys_ctx *c)
+{
+	tr_end_unsupported(c->t, "the program starts another process "
+				 "(fork/vfork/exec): x86smc checks one "
+				 "multi-threaded process");
+	return SYS_NORETURN;
+}
+
+/* ---- signals between logical threads ---- */
+
+static long queue_signal(struct tracer *t, long tid, long sig)
+{
+	for (int i = 0; i < t->nthreads; i++) {
+		struct lthread *o = &t->th[i];
+		if (o->info.os_tid != tid || o->info.status == TS_EXITED)
+			continue;
+		if (sig == 0)
+			return 0;
+		if (sig < 1 || sig > 64)
+			return -EINVAL;
+		o->sigpending |= 1ull << (sig - 1);
+		return 0;
+	}
+	return -ESRCH;
+}
+
+static long sys_tgkill(struct sys_ctx *c)
+{
+	if (c->a[0] != c->t->vpid)
+		return -ESRCH;
+	return queue_signal(c->t, c->a[1], c->a[2]);
+}
+
+static long sys_tkill(struct sys_ctx *c)
+{
+	return queue_signal(c->t, c->a[0], c->a[1]);
+}
+
+static long sys_kill(struct sys_ctx *c)
+{
+	if (c->a[0] == c->t->vpid || c->a[0] == 0)
+		return queue_signal(c->t, c->th->info.os_tid, c->a[1]);
+	tr_end_unsupported(c->t, "kill(%ld, %ld): signals to other "
+				 "processes are not modelled",
+			   c->a[0], c->a[1]);
+	return SYS_NORETURN;
+}
+
+static long sys_futex(struct sys_ctx *c)
+{
+	return futex_op(c->t, c->th, c->ev);
+}
+
+/* ---- entry points ---- */
+
+/* The pending event of a thread stopped before a syscall instruction. */
+int sys_classify(struct tracer *t, struct lthread *th, struct tr_event *ev)
+{
+	long nr = (long)th->regs.rax;
+	const struct sys_row *rw = row(nr);
+	long a[6];
+
+	(void)t;
+	args(&th->regs, a);
+	ev->sysno = nr;
+	ev->kind = rw->kind;
+	if (rw->kind == EV_OUTPUT && !captured_fd(a[0]))
+		ev->kind = EV_SYSCALL;
+	ev->fd = ev->kind == EV_OUTPUT ? (int)a[0] : 0;
+	if (ev->kind == EV_FUTEX)
+		futex_accesses(a, ev);
+	return 1;
+}
+
+static bool emulated(const struct sys_row *rw, const long a[6])
+{
+	if (rw->action != SA_EMULATE)
+		return rw->action == SA_UNSUPPORTED;
+	if (rw->kind == EV_OUTPUT)
+		return captured_fd(a[0]);
+	return true;
+}
+
+static long run_row(struct tracer *t, struct lthread *th, long nr,
+		    struct tr_event *ev)
+{
+	struct sys_ctx c = { t, th, ev, { 0 } };
+
+	args(&th->regs, c.a);
+	return row(nr)->fn(&c);
+}
+
+/* Perform the pending syscall event of the current thread th. */
+int sys_perform(struct tracer *t, struct lthread *th, struct tr_event *ev)
+{
+	const struct sys_row *rw = row(ev->sysno);
+	long a[6], res;
+	int r;
+
+	args(&th->regs, a);
+	if (!emulated(rw, a)) {
+		r = tr_exec_insn(t);
+		if (r == 0 && rw->maps_change)
+			t->maps.stale = true;
+		if (r == 0 && ev->sysno == SYS_rt_sigprocmask)
+			r = proc_getsigmask(&t->proc, &th->sigmask);
+		return r;
+	}
+	th->regs.rip += 2; /* past the syscall instruction */
+	t->regs_dirty = true;
+	res = run_row(t, th, ev->sysno, ev);
+	if (res != SYS_NORETURN)
+		th->regs.rax = (uint64_t)res;
+	return 0;
+}
+
+/* A seccomp stop while one thread runs free (t->native): emulate the
+ * syscalls the filter traces, for the current thread.  Returns 0 to let it
+ * run on, 1 when it must stop (the execution ended, the thread blocked, or
+ * it created a thread and control starts), -1 on failure.  When it stops,
+ * the syscall stop is left with one single step (tracer.c invariant). */
+int sys_at_seccomp(struct tracer *t)
+{
+	struct lthread *th = &t->th[t->cur];
+	struct tr_event ev = { 0 };
+	struct proc_stop s2;
+	long nr, res;
+
+	if (proc_getregs(&t->proc, &th->regs) < 0)
+		return -1;
+	nr = (long)th->regs.orig_rax;
+	if (!emulated(row(nr), (long[6]){ (long)th->regs.rdi }))
+		return 0; /* e.g. write to a file: the kernel does it */
+	if (nr == SYS_clone && proc_getsigmask(&t->proc, &th->sigmask) < 0)
+		return -1;
+	res = run_row(t, th, nr, &ev);
+	th->regs.orig_rax = (unsigned long)-1;
+	if (res != SYS_NORETURN)
+		th->regs.rax = (uint64_t)res;
+	t->regs_dirty = true;
+	if (t->end.kind != END_NONE)
+		return 1;
+	if (tr_sync_regs(t) < 0)
+		return -1;
+	if (t->native && th->info.status == TS_RUNNABLE)
+		return 0; /* resume from the seccomp stop */
+	if (proc_step(&t->proc, 0) < 0 || proc_wait(&t->proc, false, &s2) < 0)
+		return -1;
+	if (s2.kind != PROC_TRAP)
+		return tr_handle_stop_signal(t, &s2) ? 1 : -1;
+	return proc_getregs(&t->proc, &th->regs) < 0 ? -1 : 1;
+}

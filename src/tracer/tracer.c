@@ -1,0 +1,830 @@
+/* tracer.c — logical threads in one OS thread, advanced event by event.
+ *
+ * Invariants between calls:
+ *  - the OS thread is stopped at an instruction boundary (a SIGTRAP stop:
+ *    breakpoint or single step), never inside a syscall stop: a seccomp
+ *    stop is always resolved (emulated, passed, or rewound) and then left
+ *    with one single step;
+ *  - th[cur].regs is the register set of the OS thread (regs_dirty: the
+ *    copy is newer and must be written before resuming);
+ *  - every runnable thread either has its pending event computed
+ *    (info.pending_known) or need_advance set.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+
+#include "tracer/log.h"
+#include "tracer/tracer_priv.h"
+
+static int run_free(struct tracer *t);
+static int live_threads(const struct tracer *t);
+static void enter_native(struct tracer *t);
+
+static const char *const kind_names[EV_NKINDS] = {
+	[EV_NONE] = "none",       [EV_MEM] = "mem",     [EV_RMW] = "rmw",
+	[EV_FENCE] = "fence",     [EV_YIELD] = "yield", [EV_SYSCALL] = "syscall",
+	[EV_OUTPUT] = "output",   [EV_SPAWN] = "spawn", [EV_EXIT] = "exit",
+	[EV_FUTEX] = "futex",     [EV_END] = "end",
+};
+
+const char *ev_kind_name(enum ev_kind k)
+{
+	return (unsigned)k < EV_NKINDS ? kind_names[k] : "?";
+}
+
+struct tracer *tracer_new(const struct tracer_opts *o)
+{
+	struct tracer *t = calloc(1, sizeof *t);
+
+	if (!t)
+		return NULL;
+	t->opts = *o;
+	if (!t->opts.block_seconds)
+		t->opts.block_seconds = 10;
+	t->dc = dcache_new(bp_fetch, t);
+	if (!t->dc) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+void tracer_free(struct tracer *t)
+{
+	if (!t)
+		return;
+	proc_kill(&t->proc);
+	for (int i = 0; i < t->nthreads; i++)
+		free(t->th[i].xstate);
+	for (int i = 0; i < 3; i++)
+		free(t->out[i].buf);
+	dcache_free(t->dc);
+	maps_free(&t->maps);
+	free(t->bps);
+	free(t->escaped);
+	free(t->walk);
+	free(t);
+}
+
+void tr_dec_regs(const struct user_regs_struct *r, struct dec_regs *d)
+{
+	d->gpr[DEC_RAX] = r->rax;
+	d->gpr[DEC_RCX] = r->rcx;
+	d->gpr[DEC_RDX] = r->rdx;
+	d->gpr[DEC_RBX] = r->rbx;
+	d->gpr[DEC_RSP] = r->rsp;
+	d->gpr[DEC_RBP] = r->rbp;
+	d->gpr[DEC_RSI] = r->rsi;
+	d->gpr[DEC_RDI] = r->rdi;
+	d->gpr[DEC_R8] = r->r8;
+	d->gpr[DEC_R9] = r->r9;
+	d->gpr[DEC_R10] = r->r10;
+	d->gpr[DEC_R11] = r->r11;
+	d->gpr[DEC_R12] = r->r12;
+	d->gpr[DEC_R13] = r->r13;
+	d->gpr[DEC_R14] = r->r14;
+	d->gpr[DEC_R15] = r->r15;
+	d->rip = r->rip;
+	d->rflags = r->eflags;
+	d->fs_base = r->fs_base;
+	d->gs_base = r->gs_base;
+}
+
+void tr_end_internal(struct tracer *t, const char *what)
+{
+	if (t->end.kind != END_NONE)
+		return;
+	t->end.kind = END_INTERNAL;
+	t->end.tid = t->cur;
+	snprintf(t->end.message, sizeof t->end.message, "%s", what);
+}
+
+void tr_end_unsupported(struct tracer *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (t->end.kind != END_NONE)
+		return;
+	t->end.kind = END_UNSUPPORTED;
+	t->end.tid = t->cur;
+	t->end.pc = t->th[t->cur].regs.rip;
+	va_start(ap, fmt);
+	vsnprintf(t->end.message, sizeof t->end.message, fmt, ap);
+	va_end(ap);
+}
+
+struct lthread *tr_new_thread(struct tracer *t)
+{
+	struct lthread *th;
+
+	if (t->nthreads == TR_MAX_THREADS)
+		return NULL;
+	th = &t->th[t->nthreads];
+	memset(th, 0, sizeof *th);
+	th->xstate = calloc(1, t->proc.xsize);
+	if (!th->xstate)
+		return NULL;
+	th->info.tid = t->nthreads;
+	th->info.os_tid = t->nthreads == 0 ? t->vpid : t->vpid + t->nthreads;
+	th->info.status = TS_RUNNABLE;
+	th->need_advance = true;
+	t->nthreads++;
+	return th;
+}
+
+int tr_sync_regs(struct tracer *t)
+{
+	if (!t->regs_dirty)
+		return 0;
+	t->regs_dirty = false;
+	return proc_setregs(&t->proc, &t->th[t->cur].regs);
+}
+
+/* Make tid the thread in the OS thread: swap GPRs (fs_base included),
+ * the XSTATE and the signal mask. */
+int tr_load(struct tracer *t, int tid)
+{
+	struct lthread *old = &t->th[t->cur], *new = &t->th[tid];
+
+	if (tid == t->cur)
+		return 0;
+	if (old->info.status != TS_EXITED &&
+	    proc_getxstate(&t->proc, old->xstate) < 0)
+		return -1;
+	new->regs.orig_rax = (unsigned long)-1;
+	if (proc_setregs(&t->proc, &new->regs) < 0 ||
+	    proc_setxstate(&t->proc, new->xstate) < 0)
+		return -1;
+	if (new->sigmask != old->sigmask &&
+	    proc_setsigmask(&t->proc, new->sigmask) < 0)
+		return -1;
+	t->cur = tid;
+	t->regs_dirty = false;
+	t->st.switches++;
+	return 0;
+}
+
+/* A signal queued for the current thread and not blocked by its mask is
+ * delivered when the thread next resumes. */
+static int deliverable_signal(struct tracer *t)
+{
+	struct lthread *th = &t->th[t->cur];
+	uint64_t ready;
+
+	if (!th->sigpending)
+		return 0;
+	if (t->native) /* rt_sigprocmask is not traced then */
+		proc_getsigmask(&t->proc, &th->sigmask);
+	ready = th->sigpending & ~th->sigmask;
+	if (!ready)
+		return 0;
+	int sig = __builtin_ctzll(ready) + 1;
+	th->sigpending &= ~(1ull << (sig - 1));
+	return sig;
+}
+
+static void end_signal(struct tracer *t, int sig, uint64_t fault)
+{
+	struct lthread *th = &t->th[t->cur];
+
+	if (t->end.kind != END_NONE)
+		return;
+	t->end.kind = END_SIGNAL;
+	t->end.sig = sig;
+	t->end.tid = t->cur;
+	t->end.pc = th->regs.rip;
+	t->end.fault_addr = fault;
+}
+
+/* Dispatch a stop that ends or interrupts the execution.  Returns 1 when
+ * the execution ended, 0 when the stop was absorbed. */
+int tr_handle_stop_signal(struct tracer *t, const struct proc_stop *st)
+{
+	siginfo_t si;
+
+	switch (st->kind) {
+	case PROC_EXITED:
+		if (t->end.kind == END_NONE) {
+			t->end.kind = END_EXIT;
+			t->end.status = st->status;
+		}
+		t->proc.pid = 0;
+		return 1;
+	case PROC_KILLED:
+		end_signal(t, st->sig, 0);
+		t->proc.pid = 0;
+		return 1;
+	case PROC_SIGNAL:
+		proc_getregs(&t->proc, &t->th[t->cur].regs);
+		memset(&si, 0, sizeof si);
+		proc_getsiginfo(&t->proc, &si);
+		end_signal(t, st->sig, (uint64_t)si.si_addr);
+		return 1;
+	case PROC_GONE:
+		tr_end_internal(t, "the target disappeared");
+		return 1;
+	case PROC_INTR:
+		if (t->end.kind == END_NONE)
+			t->end.kind = END_INTERRUPTED;
+		return 1;
+	case PROC_TIMEOUT:
+		tr_end_unsupported(t, "a thread blocked in the kernel for "
+				      "more than %u s (syscall %ld)",
+				   t->opts.block_seconds,
+				   (long)t->th[t->cur].regs.orig_rax);
+		return 1;
+	default:
+		tr_end_internal(t, "unexpected stop");
+		return 1;
+	}
+}
+
+/* Resume from a seccomp stop whose syscall has been resolved, and stop at
+ * the instruction after the syscall. */
+static int leave_syscall_stop(struct tracer *t)
+{
+	struct proc_stop st;
+
+	if (tr_sync_regs(t) < 0 || proc_step(&t->proc, 0) < 0 ||
+	    proc_wait(&t->proc, false, &st) < 0)
+		return -1;
+	if (st.kind != PROC_TRAP)
+		return tr_handle_stop_signal(t, &st) ? 1 : -1;
+	return proc_getregs(&t->proc, &t->th[t->cur].regs);
+}
+
+/* A syscall reached the kernel where no breakpoint was: turn it back into
+ * a pending syscall instruction (skip it, rewind rip). */
+static int rewind_syscall(struct tracer *t)
+{
+	struct user_regs_struct *r = &t->th[t->cur].regs;
+
+	if (proc_getregs(&t->proc, r) < 0)
+		return -1;
+	r->rax = r->orig_rax;
+	r->orig_rax = (unsigned long)-1;
+	r->rip -= 2;
+	t->regs_dirty = true;
+	return leave_syscall_stop(t);
+}
+
+/* pushf under single-step pushes TF=1: clear it in the pushed image. */
+static void fix_pushf(struct tracer *t, const uint8_t *code, int len)
+{
+	uint64_t fl, sp = t->th[t->cur].regs.rsp;
+
+	if (code[len - 1] != 0x9c || len > 2)
+		return;
+	if (proc_read(&t->proc, sp, &fl, 8) == 8 && (fl & 0x100)) {
+		fl &= ~0x100ull;
+		proc_write(&t->proc, sp, &fl, 8);
+	}
+}
+
+/* Execute a rep-string instruction to completion: a breakpoint after it,
+ * the instruction's own byte restored while it runs. */
+static int exec_rep(struct tracer *t, const struct dec_insn *in)
+{
+	struct proc_stop st;
+	uint64_t after = in->pc + in->len;
+
+	if (bp_insert(t, after, 0) < 0)
+		return -1;
+	bp_lift(t, in->pc, after, true);
+	if (tr_sync_regs(t) < 0 || proc_cont(&t->proc, 0) < 0 ||
+	    proc_wait(&t->proc, false, &st) < 0)
+		return -1;
+	if (st.kind != PROC_EXITED && st.kind != PROC_KILLED)
+		bp_lift(t, in->pc, after, false);
+	if (st.kind != PROC_TRAP)
+		return tr_handle_stop_signal(t, &st);
+	if (proc_getregs(&t->proc, &t->th[t->cur].regs) < 0)
+		return -1;
+	if (t->th[t->cur].regs.rip - 1 != after)
+		return tr_handle_stop_signal(t, &st);
+	t->th[t->cur].regs.rip = after;
+	t->regs_dirty = true;
+	return 0;
+}
+
+/* Execute the one instruction at the current thread's pc (its breakpoint,
+ * if any, lifted for the step).  Returns 0, 1 if the execution ended, -1
+ * on internal failure. */
+int tr_exec_insn(struct tracer *t)
+{
+	struct lthread *th = &t->th[t->cur];
+	uint64_t pc = th->regs.rip;
+	const struct dec_insn *in = dcache_get(t->dc, pc);
+	uint64_t end = pc + (in ? in->len : 1);
+	struct proc_stop st;
+	uint8_t code[16];
+	int r = 0;
+
+	if (in && in->cls == DEC_REP_STRING)
+		return exec_rep(t, in);
+	bp_lift(t, pc, end, true);
+	if (tr_sync_regs(t) < 0 ||
+	    proc_step(&t->proc, deliverable_signal(t)) < 0 ||
+	    proc_wait(&t->proc, false, &st) < 0)
+		return -1;
+	if (st.kind == PROC_SECCOMP) {
+		/* a syscall the kernel runs: allow it; the next trap is its
+		 * return.  It may block: the watchdog bounds that. */
+		proc_set_watchdog(t->opts.block_seconds);
+		if (proc_step(&t->proc, 0) < 0 ||
+		    proc_wait(&t->proc, false, &st) < 0)
+			r = -1;
+		proc_set_watchdog(0);
+	}
+	if (st.kind != PROC_EXITED && st.kind != PROC_KILLED &&
+	    st.kind != PROC_GONE)
+		bp_lift(t, pc, end, false);
+	if (r < 0)
+		return -1;
+	if (st.kind != PROC_TRAP)
+		return tr_handle_stop_signal(t, &st);
+	if (proc_getregs(&t->proc, &th->regs) < 0)
+		return -1;
+	if (in && bp_fetch(t, pc, code, in->len) == in->len)
+		fix_pushf(t, code, in->len);
+	return 0;
+}
+
+/* ---- classification of the instruction at a thread's pc ---- */
+
+static bool in_range(uint64_t lo, uint64_t hi, const struct dec_access *a)
+{
+	return a->addr >= lo && a->addr + a->size <= hi;
+}
+
+static bool page_escaped(const struct tracer *t, uint64_t page)
+{
+	size_t lo = 0, hi = t->nescaped;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (t->escaped[mid] < page)
+			lo = mid + 1;
+		else if (t->escaped[mid] > page)
+			hi = mid;
+		else
+			return true;
+	}
+	return false;
+}
+
+static bool range_escaped(const struct tracer *t, const struct dec_access *a)
+{
+	uint64_t last = a->size ? a->addr + a->size - 1 : a->addr;
+
+	for (uint64_t p = a->addr >> 12; p <= last >> 12; p++)
+		if (page_escaped(t, p))
+			return true;
+	return false;
+}
+
+static void mark_escaped(struct tracer *t, const struct dec_access *a)
+{
+	uint64_t last = a->size ? a->addr + a->size - 1 : a->addr;
+
+	for (uint64_t p = a->addr >> 12; p <= last >> 12; p++) {
+		if (page_escaped(t, p))
+			continue;
+		if (t->nescaped == t->capescaped) {
+			size_t cap = t->capescaped ? 2 * t->capescaped : 16;
+			uint64_t *n = realloc(t->escaped, cap * 8);
+			if (!n)
+				return;
+			t->escaped = n;
+			t->capescaped = cap;
+		}
+		size_t i = t->nescaped;
+		while (i > 0 && t->escaped[i - 1] > p) {
+			t->escaped[i] = t->escaped[i - 1];
+			i--;
+		}
+		t->escaped[i] = p;
+		t->nescaped++;
+		pr_debug("page %#lx escaped", (unsigned long)(p << 12));
+	}
+}
+
+/* Is access a of thread th invisible to every other thread? */
+bool tr_private(struct tracer *t, const struct lthread *th,
+		const struct dec_access *a)
+{
+	const struct map_region *r;
+
+	if (a->kind == DEC_MEM_STACK)
+		return in_range(th->stack_lo, th->stack_hi, a);
+	if (in_range(th->stack_lo, th->stack_hi, a) ||
+	    in_range(th->tls_lo, th->tls_hi, a))
+		return !range_escaped(t, a);
+	/* nobody writes read-only memory: reading it is no event */
+	if (a->rw == DEC_READ) {
+		r = maps_find(&t->maps, t->proc.pid, a->addr);
+		if (r && !(r->perms & MAP_W) && a->addr + a->size <= r->hi)
+			return true;
+	}
+	return false;
+}
+
+/* A shared access inside another thread's private range makes that page
+ * escaped (see tracer.h). */
+static void note_escape(struct tracer *t, const struct lthread *th,
+			const struct dec_access *a)
+{
+	for (int i = 0; i < t->nthreads; i++) {
+		const struct lthread *o = &t->th[i];
+		if (o == th || o->info.status == TS_EXITED)
+			continue;
+		if (in_range(o->stack_lo, o->stack_hi, a) ||
+		    in_range(o->tls_lo, o->tls_hi, a))
+			mark_escaped(t, a);
+	}
+}
+
+static void record_assert(struct tracer *t, struct lthread *th)
+{
+	char txt[200] = "", file[160] = "", fn[120] = "";
+	uint64_t ret = 0;
+
+	proc_read(&t->proc, th->regs.rdi, txt, sizeof txt - 1);
+	proc_read(&t->proc, th->regs.rsi, file, sizeof file - 1);
+	proc_read(&t->proc, th->regs.rcx, fn, sizeof fn - 1);
+	proc_read(&t->proc, th->regs.rsp, &ret, 8);
+	t->end.asserted = true;
+	t->end.assert_call = ret ? ret - 5 : 0;
+	snprintf(t->end.message, sizeof t->end.message,
+		 "%s:%d: %s: Assertion `%s' failed.", file, (int)th->regs.rdx,
+		 fn, txt);
+}
+
+/* Fill th's pending event if the instruction at its pc is visible.
+ * Returns 1 (visible), 0 (local: execute and go on), -1 (failure). */
+static int classify(struct tracer *t, struct lthread *th, struct tr_event *ev)
+{
+	uint64_t pc = th->regs.rip;
+	const struct dec_insn *in = dcache_get(t->dc, pc);
+	struct dec_access acc[DEC_MAX_MEM];
+	struct dec_regs dr;
+	struct bp *b = bp_find(t, pc);
+	int n;
+
+	memset(ev, 0, sizeof *ev);
+	ev->tid = th->info.tid;
+	ev->pc = pc;
+	ev->sysno = -1;
+	if (b && b->hook == HOOK_ASSERT_FAIL)
+		record_assert(t, th);
+	if (!in) {
+		ev->kind = EV_MEM; /* undecodable: executing it will fault */
+		return 1;
+	}
+	switch (in->cls) {
+	case DEC_SYSCALL:
+		return sys_classify(t, th, ev);
+	case DEC_MFENCE:
+		ev->kind = EV_FENCE;
+		return 1;
+	case DEC_PAUSE:
+		ev->kind = EV_YIELD;
+		return 1;
+	case DEC_TRAP:
+		ev->kind = EV_MEM;
+		return 1;
+	case DEC_UNSUPPORTED:
+		tr_end_unsupported(t, "instruction at %#lx: memory accesses "
+				      "cannot be computed (VSIB)",
+				   (unsigned long)pc);
+		return -1;
+	default:
+		break;
+	}
+	tr_dec_regs(&th->regs, &dr);
+	n = dec_accesses(in, &dr, acc, DEC_MAX_MEM);
+	for (int i = 0; i < n; i++) {
+		if (acc[i].kind == DEC_MEM_BRANCH || acc[i].size == 0 ||
+		    tr_private(t, th, &acc[i]))
+			continue;
+		note_escape(t, th, &acc[i]);
+		ev->acc[ev->nacc++] = acc[i];
+	}
+	if (in->cls == DEC_LOCKED_RMW) {
+		ev->kind = EV_RMW;
+		return 1;
+	}
+	if (ev->nacc == 0)
+		return 0;
+	ev->kind = EV_MEM;
+	return 1;
+}
+
+/* Run the current thread's local code up to its next visible event.
+ * Returns 0 (pending event set), 1 (execution ended), -1 (failure). */
+static int advance(struct tracer *t)
+{
+	struct lthread *th = &t->th[t->cur];
+	struct proc_stop st;
+	int r;
+
+	if (t->native) {
+		if (run_free(t) < 0)
+			return -1;
+		if (t->end.kind != END_NONE)
+			return 1;
+		if (th->info.status != TS_RUNNABLE)
+			return 0; /* blocked: no pending event */
+	}
+	for (;;) {
+		r = classify(t, th, &th->info.pending);
+		if (r < 0)
+			return t->end.kind != END_NONE ? 1 : -1;
+		if (r > 0)
+			break;
+		r = walk_from(t);
+		if (r < 0)
+			return -1;
+		if (r > 0 || bp_find(t, th->regs.rip)) {
+			r = tr_exec_insn(t);
+			if (r != 0)
+				return r;
+			continue;
+		}
+		if (tr_sync_regs(t) < 0 ||
+		    proc_cont(&t->proc, deliverable_signal(t)) < 0 ||
+		    proc_wait(&t->proc, false, &st) < 0)
+			return -1;
+		if (st.kind == PROC_SECCOMP) {
+			r = rewind_syscall(t);
+			if (r != 0)
+				return r;
+			continue;
+		}
+		if (st.kind != PROC_TRAP)
+			return tr_handle_stop_signal(t, &st);
+		if (proc_getregs(&t->proc, &th->regs) < 0)
+			return -1;
+		if (!bp_find(t, th->regs.rip - 1)) {
+			/* the program's own int3 */
+			end_signal(t, SIGTRAP, 0);
+			return 1;
+		}
+		th->regs.rip--;
+		t->regs_dirty = true;
+	}
+	th->info.pending_known = true;
+	th->need_advance = false;
+	return 0;
+}
+
+static int ensure_pending(struct tracer *t, int tid)
+{
+	struct lthread *th = &t->th[tid];
+
+	if (!th->need_advance || th->info.status != TS_RUNNABLE)
+		return 0;
+	if (tr_load(t, tid) < 0)
+		return -1;
+	return advance(t);
+}
+
+const struct tr_thread_info *tracer_thread(struct tracer *t, int tid)
+{
+	if (tid < 0 || tid >= t->nthreads)
+		return NULL;
+	if (t->end.kind == END_NONE && ensure_pending(t, tid) < 0)
+		tr_end_internal(t, "cannot compute a pending event");
+	return &t->th[tid].info;
+}
+
+int tracer_nthreads(const struct tracer *t)
+{
+	return t->nthreads;
+}
+
+enum tr_tstatus tracer_status(const struct tracer *t, int tid)
+{
+	return t->th[tid].info.status;
+}
+
+int tracer_step(struct tracer *t, int tid, struct tr_event *done)
+{
+	struct lthread *th = &t->th[tid];
+	int r;
+
+	if (t->end.kind != END_NONE)
+		return 1;
+	done->kind = EV_NONE;
+	r = ensure_pending(t, tid);
+	if (r == 0 && t->end.kind == END_NONE)
+		r = tr_load(t, tid);
+	if (r != 0 || t->end.kind != END_NONE)
+		goto out;
+	if (th->info.status != TS_RUNNABLE)
+		goto out; /* it blocked while running natively */
+	*done = th->info.pending;
+	th->info.pending_known = false;
+	th->need_advance = true;
+	t->steps++;
+	t->st.events++;
+	if (done->sysno >= 0)
+		r = sys_perform(t, th, done);
+	else
+		r = tr_exec_insn(t);
+	if (r == 0 && t->end.kind == END_NONE &&
+	    th->info.status == TS_RUNNABLE && th->need_advance) {
+		if (live_threads(t) == 1 && !t->native)
+			enter_native(t);
+		r = advance(t);
+	}
+	if (r == 0 && t->opts.max_steps && t->steps >= t->opts.max_steps &&
+	    t->end.kind == END_NONE) {
+		t->end.kind = END_STEPS;
+		t->end.tid = tid;
+	}
+out:
+	if (r < 0)
+		tr_end_internal(t, "stepping failed");
+	return t->end.kind != END_NONE ? 1 : 0;
+}
+
+int tracer_timeout_one(struct tracer *t)
+{
+	struct lthread *best = NULL;
+
+	for (int i = 0; i < t->nthreads; i++) {
+		struct lthread *th = &t->th[i];
+		if (th->info.status == TS_BLOCKED && th->info.timed &&
+		    (!best || th->wait_seq < best->wait_seq))
+			best = th;
+	}
+	if (!best)
+		return -1;
+	best->info.status = TS_RUNNABLE;
+	best->info.wait = TW_NONE;
+	best->regs.rax = (uint64_t)-ETIMEDOUT;
+	if (best == &t->th[t->cur])
+		t->regs_dirty = true;
+	best->need_advance = true;
+	return 0;
+}
+
+void tracer_set_deadlock(struct tracer *t)
+{
+	if (t->end.kind != END_NONE)
+		return;
+	t->end.kind = END_DEADLOCK;
+	t->end.tid = -1;
+}
+
+const struct tr_end *tracer_end(const struct tracer *t)
+{
+	return &t->end;
+}
+
+bool tracer_ended(const struct tracer *t)
+{
+	return t->end.kind != END_NONE;
+}
+
+const char *tracer_output(const struct tracer *t, int fd, size_t *len)
+{
+	if (fd < 1 || fd > 2) {
+		*len = 0;
+		return "";
+	}
+	*len = t->out[fd].len;
+	return t->out[fd].buf ? t->out[fd].buf : "";
+}
+
+void tracer_stats(const struct tracer *t, struct tracer_stats *s)
+{
+	*s = t->st;
+	s->ptrace_stops = t->proc.stops;
+	s->steps = t->steps;
+}
+
+int tracer_pid(const struct tracer *t)
+{
+	return t->proc.pid;
+}
+
+int tracer_add_hook(struct tracer *t, uint64_t pc, enum tr_hook h)
+{
+	return bp_insert(t, pc, (uint8_t)h);
+}
+
+size_t tracer_read(struct tracer *t, uint64_t addr, void *buf, size_t n)
+{
+	return t->proc.pid ? proc_read(&t->proc, addr, buf, n) : 0;
+}
+
+/* ---- one live thread: native execution ---- */
+
+static const int traced_syscalls[] = {
+	SYS_clone, SYS_clone3, SYS_fork, SYS_vfork, SYS_execve, SYS_execveat,
+	SYS_write, SYS_writev, SYS_set_tid_address, SYS_rseq, SYS_futex,
+	SYS_exit, SYS_gettid, SYS_getpid, SYS_tgkill, SYS_tkill, SYS_kill,
+};
+
+static int live_threads(const struct tracer *t)
+{
+	int n = 0;
+
+	for (int i = 0; i < t->nthreads; i++)
+		n += t->th[i].info.status != TS_EXITED;
+	return n;
+}
+
+/* With one live thread nothing is visible to anybody: lift every
+ * breakpoint and let it run until it creates a thread, blocks or ends. */
+static void enter_native(struct tracer *t)
+{
+	bp_lift(t, 0, UINT64_MAX, true);
+	t->native = true;
+}
+
+void tr_leave_native(struct tracer *t)
+{
+	bp_lift(t, 0, UINT64_MAX, false);
+	t->native = false;
+}
+
+static bool fatal_signal(int sig)
+{
+	return sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE ||
+	       sig == SIGILL || sig == SIGABRT || sig == SIGTRAP;
+}
+
+/* Run the current thread natively.  Returns 0 when it stopped (execution
+ * ended, thread blocked, or a new thread: t->native is then false), -1 on
+ * failure. */
+static int run_free(struct tracer *t)
+{
+	struct proc_stop st;
+	int sig = deliverable_signal(t), r;
+
+	for (;;) {
+		if (tr_sync_regs(t) < 0 || proc_cont(&t->proc, sig) < 0 ||
+		    proc_wait(&t->proc, false, &st) < 0)
+			return -1;
+		sig = 0;
+		switch (st.kind) {
+		case PROC_SECCOMP:
+			r = sys_at_seccomp(t);
+			if (r != 0)
+				return r < 0 ? -1 : 0;
+			sig = deliverable_signal(t);
+			break;
+		case PROC_SIGNAL:
+			if (fatal_signal(st.sig)) {
+				tr_handle_stop_signal(t, &st);
+				return 0;
+			}
+			sig = st.sig;
+			break;
+		case PROC_TRAP:
+			sig = SIGTRAP; /* the program's own: no bp is in */
+			break;
+		case PROC_GROUP:
+		case PROC_EVENT:
+			break;
+		default:
+			tr_handle_stop_signal(t, &st);
+			return 0;
+		}
+	}
+}
+
+int tracer_start(struct tracer *t, char *const argv[])
+{
+	static char *env[] = { "GLIBC_TUNABLES=glibc.pthread.rseq=0",
+			       "LD_BIND_NOW=1", NULL };
+	struct proc_launch_opts lo = {
+		.cpu = t->opts.cpu,
+		.trace_nrs = traced_syscalls,
+		.ntrace_nrs = (int)(sizeof traced_syscalls /
+				    sizeof traced_syscalls[0]),
+		.envp_extra = env,
+	};
+	struct lthread *main_th;
+
+	if (proc_launch(&t->proc, argv, &lo) < 0)
+		return -1;
+	t->vpid = t->proc.pid;
+	main_th = tr_new_thread(t);
+	if (!main_th)
+		return -1;
+	t->native = true;
+	if (proc_getregs(&t->proc, &main_th->regs) < 0 || run_free(t) < 0) {
+		if (t->end.kind == END_NONE)
+			tr_end_internal(t, "native run failed");
+	}
+	return 0;
+}

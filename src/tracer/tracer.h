@@ -1,0 +1,166 @@
+/* tracer.h — a target program whose threads are logical threads of one
+ * traced OS thread, advanced one visible event at a time.
+ *
+ * Life of a target:
+ *   tracer_start()  launches it and runs it natively until it creates its
+ *                   second thread (or ends).  From then on every thread is a
+ *                   *logical thread*: a saved register set, XSTATE and
+ *                   signal mask swapped into the single OS thread.
+ *   tracer_step(t)  makes thread t perform its pending visible event, then
+ *                   runs t's thread-local code up to its next visible event
+ *                   (which becomes its new pending event).
+ *
+ * A *visible event* is an instruction or syscall whose effect another
+ * thread can observe or that changes the enabled set: an access to memory
+ * that is not private to the thread, a locked RMW, MFENCE, pause, a syscall.
+ * Accesses to the thread's own stack and TLS are private unless another
+ * thread has touched that page (then the page is "escaped", and accesses
+ * to it are visible from then on; tracer_escapes() tells the explorer).
+ * The rule and its limits are in docs/EVENTS.md.
+ *
+ * The tracer never decides what to schedule: the caller does.
+ */
+#ifndef X86SMC_TRACER_H
+#define X86SMC_TRACER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "decode/decode.h"
+
+#define TR_MAX_THREADS 64
+
+enum ev_kind {
+	EV_NONE = 0,
+	EV_MEM,     /* plain load and/or store */
+	EV_RMW,     /* locked read-modify-write (lock prefix, xchg mem) */
+	EV_FENCE,   /* mfence */
+	EV_YIELD,   /* pause, sched_yield, nanosleep: a hint to schedulers */
+	EV_SYSCALL, /* a syscall passed to the kernel (serializing) */
+	EV_OUTPUT,  /* write/writev to stdout or stderr (captured) */
+	EV_SPAWN,   /* clone of a thread: creates logical thread .child */
+	EV_EXIT,    /* the thread exits (clear_child_tid written, woken) */
+	EV_FUTEX,   /* a futex operation on .addr (may block or wake) */
+	EV_END,     /* exit_group or the end of the last thread */
+	EV_NKINDS
+};
+
+/* One visible event.  acc[] holds the shared-memory accesses (private
+ * ones are dropped); a futex op lists its word(s) as read+write. */
+struct tr_event {
+	int tid;
+	uint8_t kind;  /* enum ev_kind */
+	uint64_t pc;
+	int nacc;
+	struct dec_access acc[DEC_MAX_MEM];
+	long sysno;    /* syscall number for syscall-based kinds, else -1 */
+	int child;     /* EV_SPAWN: id of the new thread */
+	int fd;        /* EV_OUTPUT: 1 or 2 */
+};
+
+enum tr_tstatus { TS_RUNNABLE, TS_BLOCKED, TS_EXITED };
+
+/* What a blocked thread waits for. */
+enum tr_wait { TW_NONE, TW_FUTEX, TW_LOCK_PI, TW_JOIN };
+
+struct tr_thread_info {
+	int tid;            /* logical id: 0 = main, then in creation order */
+	long os_tid;        /* the tid the program sees */
+	enum tr_tstatus status;
+	enum tr_wait wait;
+	uint64_t wait_addr; /* futex word */
+	int wait_for;       /* TW_JOIN: the thread being joined */
+	bool timed;         /* the wait has a timeout */
+	uint64_t wait_pc;   /* pc of the blocking syscall */
+	uint64_t wait_caller; /* first return address into the executable */
+	bool pending_known;
+	struct tr_event pending;
+};
+
+enum tr_end_kind {
+	END_NONE = 0, /* still running */
+	END_EXIT,     /* exit status in .status */
+	END_SIGNAL,   /* killed by .sig (abort, crash), in thread .tid */
+	END_DEADLOCK, /* every live thread blocked */
+	END_STEPS,    /* --max-steps reached */
+	END_UNSUPPORTED, /* the target did something x86smc cannot model */
+	END_INTERRUPTED, /* x86smc was interrupted (SIGINT) */
+	END_INTERNAL, /* internal failure (logged) */
+};
+
+struct tr_end {
+	enum tr_end_kind kind;
+	int status;
+	int sig;
+	int tid;
+	uint64_t pc;          /* where the thread was (crash, abort) */
+	uint64_t fault_addr;  /* crash: si_addr */
+	bool asserted;        /* abort after __assert_fail */
+	uint64_t assert_call; /* pc of the call to __assert_fail */
+	char message[512];    /* assertion text, unsupported op, ... */
+};
+
+struct tracer_opts {
+	int cpu;                 /* -1: current CPU */
+	unsigned long max_steps; /* per execution, 0 = unlimited */
+	unsigned block_seconds;  /* a syscall blocked in the kernel longer
+				  * than this is an error (0 = 10) */
+};
+
+struct tracer;
+
+struct tracer *tracer_new(const struct tracer_opts *o);
+void tracer_free(struct tracer *t);
+
+/* Launch and run natively up to the second thread (or the end).  Returns 0
+ * when started (check tracer_ended()), -1 with a one-line message when the
+ * program cannot be run. */
+int tracer_start(struct tracer *t, char *const argv[])
+	__attribute__((warn_unused_result));
+
+int tracer_nthreads(const struct tracer *t);
+/* Status of thread tid without computing its pending event. */
+enum tr_tstatus tracer_status(const struct tracer *t, int tid);
+/* Status and pending event of thread tid (the pending event is computed
+ * when first asked for: that may run the thread's local code, and may end
+ * the execution). */
+const struct tr_thread_info *tracer_thread(struct tracer *t, int tid);
+
+/* Perform tid's pending event (tid must be runnable) and advance tid to its
+ * next event.  *done describes the event performed.  Returns 0, or 1 when
+ * the execution ended (see tracer_end()). */
+int tracer_step(struct tracer *t, int tid, struct tr_event *done);
+
+/* When no thread is runnable: wake the oldest timed wait with ETIMEDOUT
+ * (a virtual clock jump).  Returns 0 if one was woken, -1 if none. */
+int tracer_timeout_one(struct tracer *t);
+
+/* End the execution as a deadlock (every live thread blocked). */
+void tracer_set_deadlock(struct tracer *t);
+
+const struct tr_end *tracer_end(const struct tracer *t);
+bool tracer_ended(const struct tracer *t);
+
+/* Bytes the target wrote to fd 1 / fd 2 in this execution. */
+const char *tracer_output(const struct tracer *t, int fd, size_t *len);
+
+struct tracer_stats {
+	uint64_t ptrace_stops, events, steps, breakpoints, walks, switches;
+};
+void tracer_stats(const struct tracer *t, struct tracer_stats *s);
+
+/* pid of the traced process (for symbolization). */
+int tracer_pid(const struct tracer *t);
+
+/* Install a hook: when any thread reaches pc, the tracer records it
+ * (used for __assert_fail). */
+enum tr_hook { HOOK_ASSERT_FAIL = 1 };
+int tracer_add_hook(struct tracer *t, uint64_t pc, enum tr_hook h);
+
+/* Read target memory (for reports). */
+size_t tracer_read(struct tracer *t, uint64_t addr, void *buf, size_t n);
+
+const char *ev_kind_name(enum ev_kind k);
+
+#endif

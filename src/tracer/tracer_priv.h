@@ -1,0 +1,106 @@
+/* tracer_priv.h — the inside of struct tracer, shared by the files of
+ * src/tracer/ only. */
+#ifndef X86SMC_TRACER_PRIV_H
+#define X86SMC_TRACER_PRIV_H
+
+#include <sys/user.h>
+
+#include "decode/decode.h"
+#include "tracer/maps.h"
+#include "tracer/proc.h"
+#include "tracer/tracer.h"
+
+/* A logical thread: everything PTRACE_SETREGS alone would not swap. */
+struct lthread {
+	struct tr_thread_info info;
+	struct user_regs_struct regs; /* valid when not current */
+	uint8_t *xstate;              /* NT_X86_XSTATE image */
+	uint64_t sigmask;
+	uint64_t sigpending;          /* signals queued by tgkill/tkill */
+	uint64_t clear_child_tid;     /* set_tid_address / CLONE_CHILD_CLEARTID */
+	uint64_t robust_list;
+	uint64_t stack_lo, stack_hi;  /* the mapping holding its stack */
+	uint64_t tls_lo, tls_hi;      /* the mapping holding fs_base */
+	bool need_advance;            /* pending event not computed yet */
+	long wait_result;             /* rax once woken */
+	uint32_t wait_bitset;
+	uint64_t wait_seq;            /* order of blocking, for timeouts */
+};
+
+struct bp {
+	uint64_t addr;
+	uint8_t orig;
+	uint8_t hook; /* enum tr_hook, 0 for a plain stop point */
+};
+
+struct output {
+	char *buf;
+	size_t len, cap;
+};
+
+struct tracer {
+	struct tracer_opts opts;
+	struct proc proc;
+	long vpid;               /* the pid the program believes it has */
+	struct lthread th[TR_MAX_THREADS];
+	int nthreads;
+	int cur;                 /* thread whose state is in the OS thread */
+	bool regs_dirty;         /* th[cur].regs differs from the process */
+	bool native;             /* one live thread: it runs free, breakpoints
+				  * lifted, only the seccomp filter stops it */
+	struct tr_end end;
+	struct output out[3];    /* [1] stdout, [2] stderr */
+	struct dcache *dc;
+	struct maps maps;
+	struct bp *bps;          /* sorted by addr */
+	size_t nbps, capbps;
+	uint64_t *escaped;       /* sorted page numbers of escaped pages */
+	size_t nescaped, capescaped;
+	uint64_t wait_seq;
+	struct walk_scratch *walk; /* walk.c */
+	struct tracer_stats st;
+	unsigned long steps;     /* events in this execution */
+};
+
+/* tracer.c */
+int tr_load(struct tracer *t, int tid);
+int tr_sync_regs(struct tracer *t);
+void tr_dec_regs(const struct user_regs_struct *r, struct dec_regs *d);
+void tr_end_internal(struct tracer *t, const char *what);
+void tr_end_unsupported(struct tracer *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int tr_exec_insn(struct tracer *t);
+int tr_handle_stop_signal(struct tracer *t, const struct proc_stop *st);
+struct lthread *tr_new_thread(struct tracer *t);
+
+/* bp.c — persistent int3 breakpoints (see the comment in bp.c) */
+struct bp *bp_find(struct tracer *t, uint64_t addr);
+int bp_insert(struct tracer *t, uint64_t addr, uint8_t hook);
+size_t bp_fetch(void *tracer, uint64_t pc, uint8_t *buf, size_t n);
+void bp_lift(struct tracer *t, uint64_t lo, uint64_t hi, bool lift);
+
+/* walk.c — place stop points before every possibly visible instruction
+ * reachable from the current pc of the current thread. */
+int walk_from(struct tracer *t);
+bool tr_private(struct tracer *t, const struct lthread *th,
+		const struct dec_access *a);
+
+/* sys.c — syscalls of logical threads */
+int sys_classify(struct tracer *t, struct lthread *th, struct tr_event *ev);
+int sys_perform(struct tracer *t, struct lthread *th, struct tr_event *ev);
+int sys_at_seccomp(struct tracer *t);
+void tr_leave_native(struct tracer *t);
+int sys_emulate_at_seccomp(struct tracer *t, long nr, long result);
+
+/* A syscall emulation that set the thread's state itself (blocked it,
+ * ended it) returns this instead of a result for rax. */
+#define SYS_NORETURN (-100000L)
+
+/* futex.c */
+long futex_op(struct tracer *t, struct lthread *th, struct tr_event *ev);
+void futex_accesses(const long a[6], struct tr_event *ev);
+int futex_wake(struct tracer *t, uint64_t addr, int n, uint32_t bitset);
+void futex_block(struct tracer *t, struct lthread *th, enum tr_wait w,
+		 uint64_t addr, bool timed);
+
+#endif

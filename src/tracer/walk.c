@@ -1,0 +1,334 @@
+/* walk.c — where must the running thread stop next?
+ *
+ * Thread-local code runs natively; the thread must stop before any
+ * instruction that may be a visible event.  walk_from() explores the
+ * static control-flow graph from the current pc of the current thread and
+ * puts a breakpoint (bp.c) on every *stop point* it reaches:
+ *   - instructions of the classes that are always events or need the
+ *     tracer (locked, fences, syscall, pause, rep strings, rdtsc, traps);
+ *   - memory accesses whose address it cannot prove private;
+ *   - indirect jumps/calls and returns it cannot resolve;
+ *   - the frontier, when the walk runs out of budget.
+ * A path ends at an instruction that already carries a breakpoint.
+ *
+ * To prove an access private without stopping, the walk evaluates the
+ * address from the registers at the start of the walk: each GPR is
+ * tracked as "its value at the start + offset" through the moves the
+ * decoder describes (struct dec_copy, rsp_delta) and becomes unknown when
+ * anything else writes it.  This is enough for -O0 frames (mov rbp, rsp;
+ * [rbp-8]) and for rsp-relative code.  Returns of calls followed inside
+ * the walk are resolved with a small shadow call stack; jmp/call through a
+ * RIP-relative pointer (PLT -> GOT) are followed by reading the pointer
+ * (the target runs with LD_BIND_NOW, so GOT entries do not change).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracer/log.h"
+#include "tracer/tracer_priv.h"
+
+#define WALK_BUDGET 768 /* instructions per walk */
+#define WALK_PATHS 256  /* pending paths */
+#define WALK_RETS 8     /* shadow call stack depth */
+#define UNKNOWN 127
+
+struct absreg {
+	int8_t reg; /* value = start value of GPR reg + off; UNKNOWN */
+	int64_t off;
+};
+
+struct path {
+	uint64_t pc;
+	struct absreg r[16];
+	uint64_t ret[WALK_RETS];
+	int8_t nret; /* -1: unknown return addresses below */
+};
+
+#define SEEN_CAP 2048 /* > WALK_BUDGET, power of two */
+
+/* Scratch memory of a walk, kept between walks (clearing only what was
+ * used) so that a walk costs no allocation. */
+struct walk_scratch {
+	uint64_t key[SEEN_CAP]; /* visited pcs, open addressing */
+	struct path state[SEEN_CAP];
+	uint16_t used[SEEN_CAP];
+	int nused;
+	struct path work[WALK_PATHS];
+};
+
+struct walk {
+	struct tracer *t;
+	struct lthread *th;
+	struct dec_regs start;
+	struct walk_scratch *s;
+	int nwork;
+	int budget;
+	uint64_t start_pc;
+	bool start_needs_step;
+};
+
+/* Meet of two path states: what differs becomes unknown.  Returns true if
+ * *into changed. */
+static bool meet(struct path *into, const struct path *p)
+{
+	bool changed = false;
+
+	for (int i = 0; i < 16; i++) {
+		if (into->r[i].reg == UNKNOWN)
+			continue;
+		if (into->r[i].reg != p->r[i].reg ||
+		    into->r[i].off != p->r[i].off) {
+			into->r[i].reg = UNKNOWN;
+			changed = true;
+		}
+	}
+	if (into->nret >= 0 &&
+	    (into->nret != p->nret ||
+	     memcmp(into->ret, p->ret, (size_t)into->nret * 8) != 0)) {
+		into->nret = -1;
+		changed = true;
+	}
+	return changed;
+}
+
+/* Record that p reaches p->pc.  Returns false if a state at least as
+ * general was walked from there already; otherwise *p becomes the state
+ * to walk on with (the meet with what was seen before). */
+static bool visit(struct walk *w, struct path *p)
+{
+	struct walk_scratch *s = w->s;
+	size_t i = (p->pc * 0x9e3779b97f4a7c15ull) >> 40;
+
+	for (;; i++) {
+		i &= SEEN_CAP - 1;
+		if (s->key[i] == p->pc) {
+			if (!meet(&s->state[i], p))
+				return false;
+			*p = s->state[i];
+			p->pc = s->key[i];
+			return true;
+		}
+		if (s->key[i] == 0) {
+			s->key[i] = p->pc;
+			s->state[i] = *p;
+			s->used[s->nused++] = (uint16_t)i;
+			return true;
+		}
+	}
+}
+
+static bool value(const struct walk *w, const struct path *p, int reg,
+		  uint64_t *v)
+{
+	if (reg == DEC_NOREG) {
+		*v = 0;
+		return true;
+	}
+	if (reg < 0 || reg >= 16 || p->r[reg].reg == UNKNOWN)
+		return false;
+	*v = w->start.gpr[p->r[reg].reg] + (uint64_t)p->r[reg].off;
+	return true;
+}
+
+/* Address of operand m, if the walk knows it. */
+static bool address(const struct walk *w, const struct path *p,
+		    const struct dec_insn *in, const struct dec_mem *m,
+		    uint64_t *addr)
+{
+	uint64_t b, x;
+
+	if (m->base == DEC_RIP)
+		b = in->pc + in->len;
+	else if (!value(w, p, m->base, &b))
+		return false;
+	if (!value(w, p, m->index, &x))
+		return false;
+	*addr = b + x * (m->index == DEC_NOREG ? 0 : m->scale) +
+		(uint64_t)m->disp;
+	if (m->seg == DEC_SEG_FS)
+		*addr += w->start.fs_base;
+	else if (m->seg == DEC_SEG_GS)
+		*addr += w->start.gs_base;
+	return true;
+}
+
+static bool always_stops(const struct dec_insn *in)
+{
+	switch (in->cls) {
+	case DEC_PLAIN:
+	case DEC_NO_DATA:
+	case DEC_LFENCE:
+	case DEC_SFENCE:
+		return false;
+	default:
+		return true;
+	}
+}
+
+/* Can the walk prove that in, executed on path p, is not an event? */
+static bool provably_silent(struct walk *w, const struct path *p,
+			    const struct dec_insn *in)
+{
+	if (always_stops(in))
+		return false;
+	for (int i = 0; i < in->nmem; i++) {
+		const struct dec_mem *m = &in->mem[i];
+		struct dec_access a;
+		if (m->kind == DEC_MEM_BRANCH)
+			continue; /* code pointers: see the header comment */
+		if (!address(w, p, in, m, &a.addr))
+			return false;
+		a.size = m->size;
+		a.rw = m->rw;
+		a.kind = m->kind;
+		if (!tr_private(w->t, w->th, &a))
+			return false;
+	}
+	return true;
+}
+
+static void apply(struct path *p, const struct dec_insn *in)
+{
+	struct absreg src = { UNKNOWN, 0 };
+	const struct dec_copy *c = &in->copy;
+
+	if (c->dst != DEC_NOREG && c->src >= 0 && c->src < 16)
+		src = p->r[c->src];
+	for (int i = 0; i < 16; i++)
+		if (in->regs_written & (1u << i))
+			p->r[i].reg = UNKNOWN;
+	if (c->dst != DEC_NOREG && c->dst < 16) {
+		p->r[c->dst] = src;
+		if (src.reg != UNKNOWN)
+			p->r[c->dst].off += c->add;
+	}
+	if (in->rsp_delta && c->dst != DEC_RSP && p->r[DEC_RSP].reg != UNKNOWN)
+		p->r[DEC_RSP].off += in->rsp_delta;
+}
+
+static void push_path(struct walk *w, const struct path *p, uint64_t pc)
+{
+	if (w->nwork == WALK_PATHS) {
+		/* out of room: this successor becomes a stop point */
+		if (pc != w->start_pc)
+			bp_insert(w->t, pc, 0);
+		return;
+	}
+	w->s->work[w->nwork] = *p;
+	w->s->work[w->nwork].pc = pc;
+	w->nwork++;
+}
+
+/* Target of jmp/call [rip+d] read from memory, or 0. */
+static uint64_t got_target(struct walk *w, const struct dec_insn *in)
+{
+	uint64_t ptr = 0;
+
+	for (int i = 0; i < in->nmem; i++) {
+		const struct dec_mem *m = &in->mem[i];
+		if (m->kind != DEC_MEM_BRANCH || m->base != DEC_RIP ||
+		    m->index != DEC_NOREG || m->seg != DEC_SEG_NONE)
+			continue;
+		uint64_t a = in->pc + in->len + (uint64_t)m->disp;
+		const struct map_region *r =
+			maps_find(&w->t->maps, w->t->proc.pid, a);
+		if (!r || (r->perms & MAP_W && !(r->perms & MAP_R)))
+			return 0;
+		if (proc_read(&w->t->proc, a, &ptr, 8) != 8)
+			return 0;
+	}
+	return ptr;
+}
+
+/* Successors of in on path p; false if in must be a stop point. */
+static bool follow(struct walk *w, struct path *p, const struct dec_insn *in)
+{
+	uint64_t next = in->pc + in->len, to;
+
+	switch (in->flow) {
+	case DEC_FLOW_NEXT:
+		push_path(w, p, next);
+		return true;
+	case DEC_FLOW_JMP:
+		push_path(w, p, in->target);
+		return true;
+	case DEC_FLOW_JCC:
+		push_path(w, p, in->target);
+		push_path(w, p, next);
+		return true;
+	case DEC_FLOW_CALL:
+	case DEC_FLOW_IND_CALL:
+		to = in->flow == DEC_FLOW_CALL ? in->target : got_target(w, in);
+		if (!to)
+			return false;
+		if (p->nret >= 0 && p->nret < WALK_RETS)
+			p->ret[p->nret++] = next;
+		else
+			p->nret = -1;
+		push_path(w, p, to);
+		return true;
+	case DEC_FLOW_IND_JMP:
+		to = got_target(w, in);
+		if (!to)
+			return false;
+		push_path(w, p, to);
+		return true;
+	case DEC_FLOW_RET:
+		if (p->nret <= 0)
+			return false;
+		push_path(w, p, p->ret[--p->nret]);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Walk one instruction of path p and queue its successors. */
+static void walk_one(struct walk *w, struct path *p)
+{
+	const struct dec_insn *in;
+	bool at_start = p->pc == w->start_pc;
+
+	if (!at_start && bp_find(w->t, p->pc))
+		return; /* already a stop point */
+	if (!visit(w, p))
+		return;
+	if (--w->budget < 0 || !(in = dcache_get(w->t->dc, p->pc)) ||
+	    !provably_silent(w, p, in)) {
+		goto stop;
+	}
+	apply(p, in);
+	if (!follow(w, p, in))
+		goto stop;
+	return;
+stop:
+	if (at_start)
+		w->start_needs_step = true;
+	else
+		bp_insert(w->t, p->pc, 0);
+}
+
+int walk_from(struct tracer *t)
+{
+	struct lthread *th = &t->th[t->cur];
+	struct walk w = { .t = t, .th = th, .budget = WALK_BUDGET };
+	struct path p = { .nret = 0 };
+
+	if (!t->walk && !(t->walk = calloc(1, sizeof *t->walk)))
+		return -1;
+	w.s = t->walk;
+	tr_dec_regs(&th->regs, &w.start);
+	w.start_pc = th->regs.rip;
+	for (int i = 0; i < 16; i++)
+		p.r[i] = (struct absreg){ (int8_t)i, 0 };
+	push_path(&w, &p, w.start_pc);
+	while (w.nwork > 0) {
+		struct path cur = w.s->work[--w.nwork];
+		walk_one(&w, &cur);
+	}
+	for (int i = 0; i < w.s->nused; i++)
+		w.s->key[w.s->used[i]] = 0;
+	w.s->nused = 0;
+	t->st.walks++;
+	return w.start_needs_step ? 1 : 0;
+}

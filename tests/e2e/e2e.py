@@ -1,0 +1,764 @@
+"""End-to-end driver for x86smc; started by tests/e2e/run.sh from the repo root.
+
+Cases (see tests/e2e/README.md):
+  headers                  every sample states valid `// expect MODEL: VERDICT`
+  native/NAME-O0|-O2       samples in native.txt: x86smc --model sc reports exactly
+                           the native outcome (stdout bytes + exit status)
+  verdict/NAME/MODEL       one per `// expect` line: exit status and errors[0].kind
+  interrupt/...            SIGINT / Ctrl-C / SIGKILL to a busy x86smc
+  leftovers                no stopped/zombie x86smc or sample processes remain
+
+After every case the driver also checks that the case left no process of its own
+behind: it is a child subreaper, so anything a run orphaned becomes its child.
+"""
+import ctypes
+import fnmatch
+import glob
+import json
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+MODELS = ("sc", "tso", "pso")
+VERDICTS = ("ok", "assertion", "crash", "deadlock", "livelock", "exit-code")
+SUMMARY_KEYS = ("program", "model", "strategy", "complete", "executions",
+                "blocked_executions", "assume_blocked", "errors", "outcomes",
+                "elapsed_s", "events", "ptrace_stops")
+ERROR_KEYS = ("kind", "message", "thread", "pc", "location", "preemptions",
+              "trace_file")
+E2E_DIR = "tests/e2e"
+PR_SET_CHILD_SUBREAPER = 36
+
+
+class Config:
+    def __init__(self):
+        self.x86smc = os.environ.get("X86SMC", "./x86smc")
+        self.samples = os.environ.get("E2E_SAMPLES", "build/samples")
+        self.timeout = int(os.environ.get("E2E_TIMEOUT", "60"))
+        self.logdir = os.environ.get("E2E_LOGDIR", "build/e2e")
+        self.tmp = tempfile.mkdtemp(prefix="x86smc-e2e-")
+
+
+CFG = None
+
+
+# ---------------------------------------------------------------- samples
+
+class Sample:
+    """A samples/*.c file and what its header comment says about it."""
+
+    def __init__(self, path):
+        self.path = path
+        self.name = os.path.relpath(path, "samples")[:-2]
+        self.expects = []  # [(model, verdict)] in file order
+        self.args = []
+        self.opts = []
+        self.problems = []
+        self._parse()
+
+    def _parse(self):
+        with open(self.path, encoding="utf-8", errors="replace") as f:
+            for lineno, line in enumerate(f, 1):
+                self._parse_line(lineno, line)
+        if not self.expects:
+            self.problems.append("no `// expect MODEL: VERDICT` line")
+        if '#include "common.h"' not in open(self.path).read():
+            self.problems.append('does not #include "common.h"')
+
+    def _parse_line(self, lineno, line):
+        m = re.match(r"\s*//\s*(expect\s+\S+|args|x86smc)\s*:(.*)$", line)
+        if not m:
+            return
+        key, val = m.group(1), m.group(2).strip()
+        if key == "args":
+            self.args = shlex.split(val)
+        elif key == "x86smc":
+            self.opts = shlex.split(val)
+        else:
+            model = key.split()[1]
+            where = "line %d" % lineno
+            if model not in MODELS:
+                self.problems.append("%s: unknown model %r" % (where, model))
+            elif val not in VERDICTS:
+                self.problems.append("%s: unknown verdict %r" % (where, val))
+            elif model in dict(self.expects):
+                self.problems.append("%s: second expect for %s" % (where, model))
+            else:
+                self.expects.append((model, val))
+
+    def binary(self, opt):
+        return os.path.join(CFG.samples, "%s-%s" % (self.name, opt))
+
+
+def load_samples():
+    paths = sorted(glob.glob("samples/*.c") + glob.glob("samples/*/*.c"))
+    return {s.name: s for s in map(Sample, paths)}
+
+
+def read_list(name, maxsplit=2):
+    """Non-comment lines of tests/e2e/NAME, split into words, with line numbers."""
+    rows = []
+    with open(os.path.join(E2E_DIR, name)) as f:
+        for lineno, line in enumerate(f, 1):
+            line = line.split("#", 1)[0].strip()
+            if line:
+                rows.append((lineno, line.split(None, maxsplit)))
+    return rows
+
+
+class Pending:
+    """tests/e2e/pending.txt: `NAME MODEL reason`.  NAME is a sample name (its
+    case verdict/NAME/MODEL) or a glob over case names; MODEL may be `*`."""
+
+    def __init__(self):
+        self.entries = []  # [lineno, name, model, reason, used]
+        self.problems = []
+        for lineno, words in read_list("pending.txt"):
+            if len(words) < 2 or (words[1] not in MODELS and words[1] != "*"):
+                self.problems.append("pending.txt line %d: want NAME MODEL reason"
+                                     % lineno)
+                continue
+            reason = words[2] if len(words) > 2 else "pending"
+            self.entries.append([lineno, words[0], words[1], reason, False])
+
+    def lookup(self, case):
+        for e in self.entries:
+            _, name, model, reason, _ = e
+            verdict = "verdict/%s/%s" % (name, case.model)
+            if (case.name == verdict or fnmatch.fnmatchcase(case.name, name)) \
+                    and model in ("*", case.model):
+                e[4] = True
+                return reason
+        return None
+
+
+# ---------------------------------------------------------------- processes
+
+def become_subreaper():
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def proc_table():
+    """pid -> (ppid, state, comm) for every process, from /proc/PID/stat."""
+    table = {}
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % d) as f:
+                stat = f.read()
+        except OSError:
+            continue
+        comm = stat[stat.index("(") + 1:stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2:].split()
+        table[int(d)] = (int(fields[1]), fields[0], comm)
+    return table
+
+
+def descendants(root, table):
+    kids = {}
+    for pid, (ppid, _, _) in table.items():
+        kids.setdefault(ppid, []).append(pid)
+    out, todo = [], list(kids.get(root, []))
+    while todo:
+        pid = todo.pop()
+        out.append(pid)
+        todo.extend(kids.get(pid, []))
+    return out
+
+
+def cmdline(pid):
+    try:
+        with open("/proc/%d/cmdline" % pid, "rb") as f:
+            return [a.decode(errors="replace") for a in f.read().split(b"\0") if a]
+    except OSError:
+        return []
+
+
+def exe(pid):
+    try:
+        return os.readlink("/proc/%d/exe" % pid)
+    except OSError:
+        return ""
+
+
+def reap():
+    """Reap every zombie child (orphans reparented to us included)."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def strays(grace=1.0):
+    """Processes still below us once a case is over.  Waits up to `grace`
+    seconds for the kernel to finish killing them, then SIGKILLs and reaps
+    what is left, so that the next case starts clean.  Returns descriptions."""
+    deadline = time.time() + grace
+    while True:
+        reap()
+        table = proc_table()
+        left = [p for p in descendants(os.getpid(), table) if table[p][1] != "Z"]
+        if not left or time.time() >= deadline:
+            break
+        time.sleep(0.05)
+    desc = ["%d %s %s" % (p, table[p][1], " ".join(cmdline(p))[:60] or table[p][2])
+            for p in left]
+    for p in left:
+        try:
+            os.kill(p, signal.SIGKILL)
+        except OSError:
+            pass
+    if left:
+        time.sleep(0.2)
+        reap()
+    return desc
+
+
+# ---------------------------------------------------------------- running
+
+def status_name(rc):
+    if rc < 0:
+        try:
+            return "signal " + signal.Signals(-rc).name
+        except ValueError:
+            return "signal %d" % -rc
+    return "exit %d" % rc
+
+
+class Log:
+    def __init__(self, case_name):
+        os.makedirs(CFG.logdir, exist_ok=True)
+        self.path = os.path.join(CFG.logdir, case_name.replace("/", "_") + ".log")
+        self.f = open(self.path, "w")
+
+    def write(self, title, text):
+        if isinstance(text, bytes):
+            text = text.decode(errors="replace")
+        self.f.write("==== %s\n%s\n" % (title, text.rstrip("\n")))
+        self.f.flush()
+
+
+def run_native(sample, opt, log):
+    cmd = [sample.binary(opt)] + sample.args
+    log.write("native command", shlex.join(cmd))
+    try:
+        rc, out, err = run_to_files(cmd, CFG.timeout)
+    except subprocess.TimeoutExpired:
+        return None, "native run timed out after %d s" % CFG.timeout
+    log.write("native status", status_name(rc))
+    log.write("native stdout", out)
+    log.write("native stderr", err)
+    return (out, status_name(rc)), None
+
+
+def run_to_files(cmd, timeout):
+    """Run cmd with stdout and stderr going to files, not pipes: a process it
+    leaves behind holding them open must not hang the driver.  Returns
+    (status, stdout bytes, stderr bytes); on timeout kills cmd and raises."""
+    with tempfile.TemporaryFile(dir=CFG.tmp) as out, \
+            tempfile.TemporaryFile(dir=CFG.tmp) as err:
+        p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+        try:
+            p.wait(timeout)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+            raise
+        out.seek(0)
+        err.seek(0)
+        return p.returncode, out.read(), err.read()
+
+
+class Run:
+    """One x86smc invocation: rc, stdout, stderr, parsed JSON (or why not)."""
+
+    def __init__(self, model, opts, binary, args, log, json_name="summary.json"):
+        self.json_path = os.path.join(CFG.tmp, json_name)
+        if os.path.exists(self.json_path):
+            os.unlink(self.json_path)
+        self.cmd = [CFG.x86smc, "--model", model, "--json", self.json_path] \
+            + opts + [binary] + args
+        self.log = log
+
+    def run(self):
+        cmd = ["timeout", "-k", "5", str(CFG.timeout)] + self.cmd
+        self.log.write("command", shlex.join(cmd))
+        t0 = time.time()
+        try:  # `timeout` ends it; the second limit is a backstop
+            rc, out, err = run_to_files(cmd, CFG.timeout + 15)
+        except subprocess.TimeoutExpired:
+            rc, out, err = 124, b"", b"(killed by the e2e driver)"
+        self.finish(rc, out, err, time.time() - t0)
+        self.timed_out = rc in (124, 137)
+        return self
+
+    def finish(self, rc, out, err, elapsed):
+        self.rc, self.timed_out = rc, False
+        self.out = out.decode(errors="replace")
+        self.err = err.decode(errors="replace")
+        self.log.write("x86smc status", "%s after %.2f s" % (status_name(rc), elapsed))
+        self.log.write("x86smc stdout", self.out)
+        self.log.write("x86smc stderr", self.err)
+        self.json, self.json_problem = None, None
+        try:
+            with open(self.json_path) as f:
+                text = f.read()
+            self.log.write("json", text)
+            self.json = json.loads(text)
+        except FileNotFoundError:
+            self.json_problem = "no JSON summary written"
+        except ValueError as e:
+            self.json_problem = "JSON summary does not parse: %s" % e
+
+    def not_implemented(self):
+        """The message if x86smc said it cannot do this yet (exit 2)."""
+        if self.rc != 2:
+            return None
+        for line in (self.err + self.out).splitlines():
+            if re.search("not implemented", line, re.I):
+                return line.strip()[:100]
+        return None
+
+    def problem(self, model):
+        """Why this run's result is unusable (crash, timeout, bad JSON), or None."""
+        if self.timed_out:
+            return "timed out after %d s" % CFG.timeout
+        if self.rc < 0 or self.rc > 3:
+            return "x86smc ended with %s" % status_name(self.rc)
+        if self.json_problem:
+            return "%s (x86smc %s)" % (self.json_problem, status_name(self.rc))
+        return summary_problem(self.json, model)
+
+    def kinds(self):
+        return [e.get("kind") for e in self.json["errors"]] or "none"
+
+
+def summary_problem(j, model):
+    if not isinstance(j, dict):
+        return "JSON summary is not an object"
+    missing = [k for k in SUMMARY_KEYS if k not in j]
+    if missing:
+        return "JSON summary lacks " + ", ".join(missing)
+    if model is not None and j["model"] != model:
+        return "JSON model is %r, asked for %r" % (j["model"], model)
+    if not isinstance(j["complete"], bool) or not isinstance(j["executions"], int):
+        return "JSON complete/executions have the wrong type"
+    if not isinstance(j["errors"], list) or not isinstance(j["outcomes"], list):
+        return "JSON errors/outcomes are not lists"
+    for e in j["errors"]:
+        if not isinstance(e, dict) or any(k not in e for k in ERROR_KEYS):
+            return "JSON error entry lacks one of " + ", ".join(ERROR_KEYS)
+    for o in j["outcomes"]:
+        if not isinstance(o, dict) or not isinstance(o.get("stdout"), str) \
+                or not isinstance(o.get("status"), str) \
+                or not isinstance(o.get("count"), int):
+            return "JSON outcome entry lacks stdout/status/count"
+    return None
+
+
+# ---------------------------------------------------------------- cases
+
+class Case:
+    model = "*"
+
+    def __init__(self, name):
+        self.name = name
+
+    def require(self, *paths):
+        for p in paths:
+            if not os.access(p, os.X_OK):
+                return "%s not built (make samples)" % p
+        return None
+
+
+class HeadersCase(Case):
+    """Sample headers, pending.txt and native.txt are well-formed."""
+
+    def __init__(self, samples, list_problems):
+        super().__init__("headers")
+        self.samples, self.list_problems = samples, list_problems
+
+    def run(self, log):
+        problems = ["%s: %s" % (s.name, p) for s in self.samples.values()
+                    for p in s.problems] + self.list_problems
+        log.write("problems", "\n".join(problems))
+        if problems:
+            return "FAIL", "; ".join(problems)
+        return "PASS", None
+
+
+class NativeCase(Case):
+    def __init__(self, sample, opt):
+        super().__init__("native/%s-%s" % (sample.name, opt))
+        self.s, self.opt, self.model = sample, opt, "sc"
+
+    def run(self, log):
+        missing = self.require(self.s.binary(self.opt))
+        if missing:
+            return "FAIL", missing
+        native, why = run_native(self.s, self.opt, log)
+        if why:
+            return "FAIL", why
+        r = Run("sc", self.s.opts, self.s.binary(self.opt), self.s.args, log).run()
+        ni = r.not_implemented()
+        if ni:
+            return "SKIP", "not implemented: " + ni
+        why = r.problem("sc")
+        if why:
+            return "FAIL", why
+        return compare_outcome(r, native)
+
+
+def compare_outcome(r, native):
+    out, status = native
+    want = out.decode("utf-8", "surrogateescape")
+    if r.rc != 0 or r.json["errors"]:
+        return "FAIL", "x86smc %s, errors %s (native: %s)" % (
+            status_name(r.rc), r.kinds(), status)
+    outs = r.json["outcomes"]
+    if len(outs) != 1:
+        return "FAIL", "%d outcomes, want exactly 1 (native: %s)" % (len(outs), status)
+    if outs[0]["status"] != status:
+        return "FAIL", "status %r, native %r" % (outs[0]["status"], status)
+    if outs[0]["stdout"] != want:
+        return "FAIL", "stdout differs from native " + first_difference(
+            outs[0]["stdout"], want)
+    return "PASS", None
+
+
+def first_difference(got, want):
+    i = next((k for k, (a, b) in enumerate(zip(got, want)) if a != b),
+             min(len(got), len(want)))
+    lo = max(0, i - 20)
+    return "at byte %d: %r vs native %r" % (i, got[lo:i + 20], want[lo:i + 20])
+
+
+class VerdictCase(Case):
+    def __init__(self, sample, model, verdict):
+        super().__init__("verdict/%s/%s" % (sample.name, model))
+        self.s, self.model, self.verdict = sample, model, verdict
+
+    def run(self, log):
+        binary = self.s.binary("O0")
+        missing = self.require(binary)
+        if missing:
+            return "FAIL", missing
+        r = Run(self.model, self.s.opts, binary, self.s.args, log).run()
+        ni = r.not_implemented()
+        if ni:
+            return "SKIP", "not implemented: " + ni
+        why = r.problem(self.model)
+        if why:
+            return "FAIL", why
+        errors = r.json["errors"]
+        if self.verdict == "ok":
+            if r.rc == 0 and not errors:
+                return "PASS", None
+        elif r.rc == 1 and errors and errors[0]["kind"] == self.verdict:
+            return "PASS", None
+        return "FAIL", "expected %s, got x86smc %s, errors %s" % (
+            self.verdict, status_name(r.rc), r.kinds())
+
+
+class ReplayCase(Case):
+    """replay.txt: run a schedule file and require a given error whose
+    message contains the given words (e.g. both waiting threads)."""
+
+    def __init__(self, sample, opt, sched, kind, words):
+        super().__init__("replay/%s-%s" % (sample.name, opt))
+        self.s, self.opt, self.sched = sample, opt, sched
+        self.kind, self.words = kind, words
+
+    def run(self, log):
+        binary = self.s.binary(self.opt)
+        sched = os.path.join("tests", "e2e", "schedules", self.sched)
+        missing = self.require(binary)
+        if missing or not os.path.exists(sched):
+            return "FAIL", missing or "%s is missing" % sched
+        r = Run("sc", ["--replay", sched], binary, self.s.args, log).run()
+        why = r.problem("sc")
+        if why:
+            return "FAIL", why
+        errors = r.json["errors"]
+        if r.rc != 1 or not errors or errors[0]["kind"] != self.kind:
+            return "FAIL", "expected %s, got x86smc %s, errors %s" % (
+                self.kind, status_name(r.rc), r.kinds())
+        msg = errors[0]["message"]
+        absent = [w for w in self.words if w not in msg]
+        if absent:
+            return "FAIL", "message %r lacks %r" % (msg, absent)
+        return "PASS", None
+
+
+class RoundTripCase(Case):
+    """--trace-out writes the failing execution's schedule; --replay of it
+    must report the same error (kind, thread, location, message)."""
+
+    def __init__(self, sample, opt):
+        super().__init__("roundtrip/%s-%s" % (sample.name, opt))
+        self.s, self.opt = sample, opt
+
+    def run(self, log):
+        binary = self.s.binary(self.opt)
+        missing = self.require(binary)
+        if missing:
+            return "FAIL", missing
+        trace = os.path.join(CFG.tmp, "roundtrip.sched")
+        if os.path.exists(trace):
+            os.unlink(trace)
+        first = Run("sc", self.s.opts + ["--trace-out", trace], binary,
+                    self.s.args, log).run()
+        why = first.problem("sc")
+        if why or first.rc != 1:
+            return "FAIL", why or "no error found (x86smc %s)" % status_name(first.rc)
+        if not os.path.exists(trace):
+            return "FAIL", "--trace-out wrote no file"
+        with open(trace) as f:
+            log.write("schedule", f.read())
+        again = Run("sc", ["--replay", trace], binary, self.s.args, log,
+                    json_name="replay.json").run()
+        why = again.problem("sc")
+        if why or again.rc != 1:
+            return "FAIL", "replay: " + (why or "x86smc %s" % status_name(again.rc))
+        keys = ("kind", "thread", "location", "message")
+        a, b = first.json["errors"][0], again.json["errors"][0]
+        diff = [k for k in keys if a.get(k) != b.get(k)]
+        if diff:
+            return "FAIL", "replay differs in %s: %r vs %r" % (
+                diff, [a.get(k) for k in diff], [b.get(k) for k in diff])
+        return "PASS", None
+
+
+class InterruptCase(Case):
+    """Start x86smc on a target that keeps it busy for minutes, signal it
+    after DELAY seconds, and require a prompt, clean exit."""
+    DELAY = 1.0
+    WITHIN = 5.0
+
+    def __init__(self, name, sample, args, sig, group, want_rc):
+        super().__init__("interrupt/" + name)
+        self.s, self.model = sample, "sc"
+        self.args, self.sig, self.group, self.want_rc = args, sig, group, want_rc
+
+    def run(self, log):
+        binary = self.s.binary("O0")
+        missing = self.require(binary)
+        if missing:
+            return "FAIL", missing
+        r = Run("sc", [], binary, self.args, log)
+        log.write("command", shlex.join(r.cmd))
+        with tempfile.TemporaryFile(dir=CFG.tmp) as outf, \
+                tempfile.TemporaryFile(dir=CFG.tmp) as errf:
+            t0 = time.time()
+            p = subprocess.Popen(r.cmd, stdin=subprocess.DEVNULL, stdout=outf,
+                                 stderr=errf, start_new_session=True)
+            verdict = self.drive(p, binary)
+            outf.seek(0)
+            errf.seek(0)
+            r.finish(p.returncode, outf.read(), errf.read(), time.time() - t0)
+        log.write("signal", "%s %s; target seen: %s; exited %s s after it" % (
+            signal.Signals(self.sig).name, "to the group" if self.group else "to x86smc",
+            getattr(self, "target_seen", "-"),
+            "%.2f" % self.waited if hasattr(self, "waited") else "-"))
+        if verdict:
+            return verdict
+        return self.judge(r)
+
+    def drive(self, p, binary):
+        """Wait, check the target runs, signal, wait for exit.  Returns a
+        (status, reason) verdict if the case is decided here."""
+        try:
+            p.wait(self.DELAY)
+            return None  # exited before the signal: judged from its status
+        except subprocess.TimeoutExpired:
+            pass
+        self.target_seen = self.find_target(p.pid, binary)
+        sent = time.time()
+        if self.group:
+            os.killpg(p.pid, self.sig)
+        else:
+            os.kill(p.pid, self.sig)
+        try:
+            p.wait(self.WITHIN)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+            return "FAIL", "still running %.0f s after %s" % (
+                self.WITHIN, signal.Signals(self.sig).name)
+        self.waited = time.time() - sent
+        return None
+
+    @staticmethod
+    def find_target(pid, binary):
+        want = os.path.realpath(binary)
+        for d in descendants(pid, proc_table()):
+            args = cmdline(d)
+            if exe(d) == want or (args and os.path.realpath(args[0]) == want):
+                return True
+        return False
+
+    def judge(self, r):
+        if not hasattr(self, "waited"):
+            ni = r.not_implemented()
+            if ni:
+                return "SKIP", "not implemented: " + ni
+            return "FAIL", "x86smc ended (%s) within %.0f s, before the signal" % (
+                status_name(r.rc), self.DELAY)
+        signame = signal.Signals(self.sig).name
+        if not self.target_seen:
+            return "FAIL", "no process running %s under x86smc after %.0f s" % (
+                self.s.binary("O0"), self.DELAY)
+        if r.rc != self.want_rc:
+            return "FAIL", "exit status after %s: %s, want %s" % (
+                signame, status_name(r.rc), status_name(self.want_rc))
+        if self.sig != signal.SIGKILL:
+            why = r.json_problem or summary_problem(r.json, "sc")
+            if why:
+                return "FAIL", "after %s: %s" % (signame, why)
+            if r.json["complete"] is not False:
+                return "FAIL", "JSON says complete after %s" % signame
+        return "PASS", None
+
+
+class LeftoversCase(Case):
+    """tests/e2e/leftovers.sh after everything else; processes it already
+    reported before the run (someone else's) are ignored."""
+
+    def __init__(self, baseline):
+        super().__init__("leftovers")
+        self.baseline = baseline
+
+    def run(self, log):
+        now = leftovers()
+        log.write("before the run", "\n".join(self.baseline))
+        log.write("after the run", "\n".join(now))
+        old = {line.split()[0] for line in self.baseline}
+        new = [line for line in now if line.split()[0] not in old]
+        if new:
+            return "FAIL", "%d left: %s" % (len(new), "; ".join(new)[:300])
+        return "PASS", None
+
+
+def leftovers():
+    p = subprocess.run(["sh", os.path.join(E2E_DIR, "leftovers.sh")],
+                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT,
+                       env=dict(os.environ, E2E_SAMPLES=CFG.samples,
+                                X86SMC=CFG.x86smc))
+    return [l for l in p.stdout.decode(errors="replace").splitlines()
+            if l.strip() and l[0].isdigit()]
+
+
+# ---------------------------------------------------------------- main
+
+def build_cases(samples, pending, baseline):
+    problems = list(pending.problems)
+    cases = [HeadersCase(samples, problems)]
+    for lineno, words in read_list("native.txt"):
+        s = samples.get(words[0])
+        if s is None:
+            problems.append("native.txt line %d: no sample %r" % (lineno, words[0]))
+            continue
+        cases += [NativeCase(s, "O0"), NativeCase(s, "O2")]
+    for s in samples.values():
+        cases += [VerdictCase(s, m, v) for m, v in s.expects]
+    for lineno, words in read_list("replay.txt", -1):
+        s = samples.get(words[0])
+        if s is None or len(words) < 4:
+            problems.append("replay.txt line %d: bad line" % lineno)
+            continue
+        cases.append(ReplayCase(s, words[1], words[2], words[3],
+                                [w.replace("_", " ") for w in words[4:]]))
+    for name in ("assert_thread", "crash_thread", "exit_code"):
+        if name in samples:
+            cases += [RoundTripCase(samples[name], "O0"),
+                      RoundTripCase(samples[name], "O2")]
+    huge = ["1000000000000"]
+    spin, longm = samples.get("spin_long"), samples.get("long_main")
+    if spin:
+        cases += [InterruptCase("sigint-threads", spin, huge, signal.SIGINT, False, 3),
+                  InterruptCase("ctrl-c-threads", spin, huge, signal.SIGINT, True, 3),
+                  InterruptCase("sigkill-threads", spin, huge, signal.SIGKILL, False,
+                                -signal.SIGKILL)]
+    if longm:
+        cases += [InterruptCase("sigint-native", longm, huge, signal.SIGINT, False, 3)]
+    cases.append(LeftoversCase(baseline))
+    return cases
+
+
+def selected(case, patterns):
+    return not patterns or any(p in case.name or fnmatch.fnmatchcase(case.name, p)
+                               for p in patterns)
+
+
+def run_case(case, pending):
+    log = Log(case.name)
+    try:
+        status, reason = case.run(log)
+    except Exception as e:  # a harness bug must not hide the other cases
+        status, reason = "FAIL", "harness error: %r" % e
+    left = strays()
+    if left:  # never excused by pending.txt
+        status = "FAIL"
+        reason = (reason + "; " if reason else "") + \
+            "left behind: " + "; ".join(left)
+    pend = pending.lookup(case)
+    if pend and status == "FAIL" and not left:
+        status, reason = "SKIP", "pending (%s): %s" % (pend, reason)
+    elif pend and status == "PASS":
+        reason = "passes now: remove it from tests/e2e/pending.txt"
+    log.write("result", "%s %s" % (status, reason or ""))
+    line = "%s %s" % (status, case.name)
+    if reason:
+        line += (": " if status != "PASS" else " (") + reason + \
+            (")" if status == "PASS" else "")
+    if status == "FAIL":
+        line += "  [log: %s]" % log.path
+    print(line, flush=True)
+    return status
+
+
+def main():
+    global CFG
+    CFG = Config()
+    patterns = sys.argv[1:]
+    become_subreaper()
+    counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
+    if not os.access(CFG.x86smc, os.X_OK):
+        print("FAIL setup: %s not found or not executable (make, or set X86SMC)"
+              % CFG.x86smc, flush=True)
+        counts["FAIL"] += 1
+        cases = []
+    else:
+        samples = load_samples()
+        pending = Pending()
+        cases = build_cases(samples, pending, leftovers())
+    for case in cases:
+        if selected(case, patterns):
+            counts[run_case(case, pending)] += 1
+    if cases and not patterns:
+        stale = [e for e in pending.entries if not e[4]]
+        for e in stale:
+            print("FAIL pending.txt: line %d (%s %s) matches no case" % tuple(e[:3]))
+            counts["FAIL"] += 1
+    subprocess.run(["rm", "-rf", CFG.tmp])
+    print("e2e: %d passed, %d failed, %d skipped"
+          % (counts["PASS"], counts["FAIL"], counts["SKIP"]), flush=True)
+    return 1 if counts["FAIL"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
