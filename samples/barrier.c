@@ -4,6 +4,7 @@
  * overwrites them.  Exactly one waiter per barrier phase gets
  * PTHREAD_BARRIER_SERIAL_THREAD.
  */
+// x86smc: --max-executions 30
 // expect sc: ok
 // expect tso: ok
 // expect pso: ok

@@ -6,6 +6,7 @@
  * Each consumer prints nothing; main prints the number of items and their
  * sum, which do not depend on who took what.
  */
+// x86smc: --max-executions 30
 // expect sc: ok
 // expect tso: ok
 // expect pso: ok

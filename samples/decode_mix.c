@@ -8,6 +8,7 @@
  * (fs-relative) accesses.  Each thread checks its own results with
  * assert; main prints one deterministic line.
  */
+// x86smc: --max-executions 30
 // expect sc: ok
 // expect tso: ok
 // expect pso: ok

@@ -1,6 +1,7 @@
 /* eight_threads.c — 8 threads alive at once, each summing the squares of
  * its own range into its own slot (no shared writes); main adds the slots.
  */
+// x86smc: --max-executions 30
 // expect sc: ok
 // expect tso: ok
 // expect pso: ok

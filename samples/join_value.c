@@ -2,6 +2,7 @@
  * a pointer, a malloc'd struct, and a value given to pthread_exit from a
  * nested call.
  */
+// x86smc: --max-executions 30
 // expect sc: ok
 // expect tso: ok
 // expect pso: ok

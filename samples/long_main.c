@@ -4,6 +4,7 @@
  * that x86smc runs the prefix natively (at native speed) and only takes
  * over once the second thread exists.
  */
+// x86smc: --max-executions 30
 // expect sc: ok
 // expect tso: ok
 // expect pso: ok

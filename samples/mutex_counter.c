@@ -4,6 +4,7 @@
  * The mutex makes every increment atomic, so the total is the same in every
  * interleaving and on every memory model.
  */
+// x86smc: --max-executions 30
 // expect sc: ok
 // expect tso: ok
 // expect pso: ok

@@ -2,6 +2,7 @@
  * each parent starts 2 children, joins them and returns the sum of their
  * results through pthread_join.  7 threads in all, at most 7 alive.
  */
+// x86smc: --max-executions 30
 // expect sc: ok
 // expect tso: ok
 // expect pso: ok

@@ -7,6 +7,7 @@
  * condition variable + turn variable) to printf one line each, in thread
  * order, so the lines differ yet their order is fixed.
  */
+// x86smc: --max-executions 30
 // expect sc: ok
 // expect tso: ok
 // expect pso: ok

@@ -4,6 +4,7 @@
  * before reading the counter — before pthread_join.  Also checks
  * sem_trywait on an empty semaphore and sem_getvalue.
  */
+// x86smc: --max-executions 30
 // expect sc: ok
 // expect tso: ok
 // expect pso: ok

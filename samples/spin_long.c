@@ -4,6 +4,7 @@
  * x86smc busy in the multi-threaded phase, then interrupts or kills x86smc
  * and checks that nothing is left behind.
  */
+// x86smc: --max-executions 30
 // expect sc: ok
 // expect tso: ok
 // expect pso: ok

@@ -4,6 +4,7 @@
  * its own copy is untouched and that the threads' copies had distinct
  * addresses.
  */
+// x86smc: --max-executions 30
 // expect sc: ok
 // expect tso: ok
 // expect pso: ok

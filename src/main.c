@@ -7,6 +7,7 @@
 #include "dpor/explore.h"
 #include "options.h"
 #include "report/results.h"
+#include "tracer/log.h"
 #include "tracer/proc.h"
 
 static int write_json(const struct options *o, const struct results *r)
@@ -54,7 +55,7 @@ int main(int argc, char **argv)
 		return r < 0 ? 2 : 0;
 	}
 	if (o.model != MODEL_SC || o.jobs != 1 ||
-	    (o.strategy != STRAT_DEFAULT && o.strategy != STRAT_DPOR)) {
+	    o.strategy == STRAT_ICB || o.strategy == STRAT_RANDOM) {
 		fprintf(stderr, "x86smc: --model %s / --strategy %s / --jobs "
 				"are not implemented yet\n",
 			model_name(o.model), strategy_name(o.strategy));
@@ -64,6 +65,7 @@ int main(int argc, char **argv)
 		return 2;
 	signal(SIGPIPE, SIG_IGN);
 	proc_catch_interrupts();
+	log_verbose = o.verbose;
 	proc_pin_self(-1);
 	r = explore(&o, &res);
 	if (r != 2 || res.executions > 0 || proc_interrupted()) {

@@ -30,7 +30,9 @@ void opts_usage(void)
 	     "TSO lands)\n"
 	     "  --strategy dpor|exhaustive|icb|random\n"
 	     "  --preemptions N             preemption bound\n"
-	     "  --max-executions N  --timeout SECONDS  --max-steps N\n"
+	     "  --max-executions N  --timeout SECONDS\n"
+	     "  --max-steps N               events per execution (default "
+	     "100000, 0 = none)\n"
 	     "  --keep-going                do not stop at the first error\n"
 	     "  --outcomes                  print the table of outcomes\n"
 	     "  --json FILE                 JSON summary (- = stdout)\n"
@@ -171,6 +173,7 @@ int opts_parse(int argc, char **argv, struct options *o, char *err,
 	o->strategy = STRAT_DEFAULT;
 	o->preemptions = -1;
 	o->jobs = 1;
+	o->max_steps = 100000; /* an execution longer than this is cut */
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+hv", longopts, NULL)) != -1) {

@@ -64,7 +64,6 @@ struct build {
 	const struct dec_row *row;
 	struct dec_insn *out;
 	bool unsupported;     /* VSIB, MIB, too many operands, ... */
-	bool has_mem;         /* any memory operand, data or not */
 	bool direct;          /* a relative immediate (direct branch) */
 	bool hidden_rsp_write;
 };
@@ -126,16 +125,40 @@ static bool addr32(const ZydisDecodedInstruction *zi,
 	return zi->address_width == 32;
 }
 
-/* Memory operand i of the instruction → out->mem[], normalised as
- * decode.h says. */
+/* The rules of decode.h and of the table row applied to operand i, m. */
+static void normalise(const struct build *b, int i, struct dec_mem *m)
+{
+	const ZydisDecodedInstruction *zi = b->zi;
+	uint16_t flags = b->row->flags;
+
+	if (flags & ROW_MASKED ||
+	    (masked(zi) &&
+	     b->ops[i].visibility != ZYDIS_OPERAND_VISIBILITY_HIDDEN))
+		m->flags |= DEC_MEMF_COND;
+	if (m->kind == DEC_MEM_STACK && m->base == DEC_RSP &&
+	    (m->rw & DEC_WRITE))
+		m->disp -= m->size; /* the slot below the current rsp */
+	if ((flags & ROW_POP) && m->kind == DEC_MEM_EXPLICIT &&
+	    m->base == DEC_RSP)
+		m->disp += zi->operand_width / 8; /* rsp already incremented */
+	if (flags & (ROW_XSAVE | ROW_XSAVEC)) {
+		m->size = dec_xsave_size();
+		m->flags |= flags & ROW_XSAVE ? DEC_MEMF_XSAVE : DEC_MEMF_XSAVEC;
+	}
+	if ((flags & ROW_BT) && i + 1 < zi->operand_count_visible &&
+	    b->ops[i + 1].type == ZYDIS_OPERAND_TYPE_REGISTER) {
+		m->flags |= DEC_MEMF_BITREG;
+		m->bitreg = (int8_t)gpr(b->ops[i + 1].reg.value);
+	}
+}
+
+/* Memory operand i of the instruction → out->mem[]. */
 static void add_mem(struct build *b, int i)
 {
 	const ZydisDecodedOperand *op = &b->ops[i];
-	const ZydisDecodedInstruction *zi = b->zi;
 	struct dec_insn *out = b->out;
 	struct dec_mem *m;
 
-	b->has_mem = true;
 	if (op->mem.type == ZYDIS_MEMOP_TYPE_VSIB ||
 	    op->mem.type == ZYDIS_MEMOP_TYPE_MIB) {
 		b->unsupported = true;
@@ -159,28 +182,9 @@ static void add_mem(struct build *b, int i)
 	m->size = op->size / 8;
 	m->rw = mem_rw(op->actions, &m->flags);
 	m->kind = mem_kind(b, op, m->base);
-	if (addr32(zi, &op->mem))
+	if (addr32(b->zi, &op->mem))
 		m->flags |= DEC_MEMF_ADDR32;
-	if (masked(zi) && op->visibility != ZYDIS_OPERAND_VISIBILITY_HIDDEN)
-		m->flags |= DEC_MEMF_COND;
-	if (b->row->flags & ROW_MASKED)
-		m->flags |= DEC_MEMF_COND;
-	if (m->kind == DEC_MEM_STACK && m->base == DEC_RSP &&
-	    (m->rw & DEC_WRITE))
-		m->disp -= m->size; /* the slot below the current rsp */
-	if ((b->row->flags & ROW_POP) && m->kind == DEC_MEM_EXPLICIT &&
-	    m->base == DEC_RSP)
-		m->disp += zi->operand_width / 8; /* rsp already incremented */
-	if (b->row->flags & (ROW_XSAVE | ROW_XSAVEC)) {
-		m->size = dec_xsave_size();
-		m->flags |= b->row->flags & ROW_XSAVE ? DEC_MEMF_XSAVE
-						      : DEC_MEMF_XSAVEC;
-	}
-	if ((b->row->flags & ROW_BT) && i + 1 < zi->operand_count_visible &&
-	    b->ops[i + 1].type == ZYDIS_OPERAND_TYPE_REGISTER) {
-		m->flags |= DEC_MEMF_BITREG;
-		m->bitreg = (int8_t)gpr(b->ops[i + 1].reg.value);
-	}
+	normalise(b, i, m);
 }
 
 static void note_reg(struct build *b, const ZydisDecodedOperand *op)

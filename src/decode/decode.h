@@ -31,6 +31,17 @@
  *                 that into one range covering all rcx iterations in the
  *                 direction given by rflags.DF (a range of 0 bytes when
  *                 rcx == 0).
+ *  - enter n, 0:  the rbp slot like a push, rsp_delta = -(8 + n); a
+ *                 nesting level > 0 is DEC_UNSUPPORTED;
+ *  - other implicit data operands (maskmovdqu's [rdi]) are
+ *                 DEC_MEM_EXPLICIT.
+ *
+ * Instructions are decoded as the host CPU executes them: a 66-prefixed
+ * near branch is rel16 with a 16-bit target on AMD and ignores the 66 on
+ * Intel; MPX is off in XCR0 on Linux >= 5.6, so 0F 1A/1B are hint NOPs;
+ * CS/DS/ES/SS overrides are null prefixes (only fs/gs matter).
+ * docs/DECODER.md lists what is guaranteed, what is over-approximated and
+ * how the differential test against Capstone checks it.
  */
 #ifndef X86SMC_DECODE_H
 #define X86SMC_DECODE_H
@@ -102,7 +113,10 @@ enum dec_mem_kind {
 };
 
 /* dec_mem.flags (added with issue 3; 0 = none of these, so a zeroed
- * dec_mem is a plain 64-bit-address access). */
+ * dec_mem is a plain 64-bit-address access).  Code that computes an
+ * address from a dec_mem itself instead of calling dec_accesses() must
+ * treat ADDR32, BITREG, XSAVE/XSAVEC and rep string operands as "not the
+ * plain seg:[base + index*scale + disp] of `size` bytes". */
 enum {
 	/* 0x67 address-size prefix: base + index*scale + disp wraps at 32
 	 * bits (the fs/gs base is added after the wrap); for string ops the

@@ -31,6 +31,34 @@ int sched_push(struct schedule *s, int tid)
 	return push_run(s, tid, 1);
 }
 
+int sched_add_escape(struct schedule *s, uint64_t addr)
+{
+	if (s->nescapes == s->capescapes) {
+		size_t cap = s->capescapes ? 2 * s->capescapes : 16;
+		uint64_t *e = realloc(s->escapes, cap * sizeof *e);
+		if (!e)
+			return -1;
+		s->escapes = e;
+		s->capescapes = cap;
+	}
+	s->escapes[s->nescapes++] = addr;
+	return 0;
+}
+
+static int parse_escapes(struct schedule *s, char *list)
+{
+	char *tok, *save, *end;
+
+	for (tok = strtok_r(list, " \t\r\n", &save); tok;
+	     tok = strtok_r(NULL, " \t\r\n", &save)) {
+		errno = 0;
+		uint64_t a = strtoull(tok, &end, 16);
+		if (*end || errno || sched_add_escape(s, a) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int parse_token(struct schedule *s, const char *tok)
 {
 	char *end;
@@ -81,6 +109,8 @@ static int parse_line(struct schedule *s, char *line)
 		copy_value(s->program, sizeof s->program, colon + 1);
 	else if (strcmp(line, "model") == 0)
 		copy_value(s->model, sizeof s->model, colon + 1);
+	else if (strcmp(line, "escapes") == 0)
+		return parse_escapes(s, colon + 1);
 	else if (strcmp(line, "steps") == 0) {
 		for (tok = strtok_r(colon + 1, " \t\r\n", &save); tok;
 		     tok = strtok_r(NULL, " \t\r\n", &save))
@@ -162,6 +192,10 @@ int sched_write(const struct schedule *s, FILE *f)
 		fprintf(f, "program: %s\n", s->program);
 	if (s->model[0])
 		fprintf(f, "model: %s\n", s->model);
+	for (size_t i = 0; i < s->nescapes; i++)
+		fprintf(f, "%s%#lx%s", i % 8 ? " " : "escapes: ",
+			(unsigned long)s->escapes[i],
+			i % 8 == 7 || i + 1 == s->nescapes ? "\n" : "");
 	for (size_t i = 0; i < s->n; i++) {
 		const struct sched_run *r = &s->runs[i];
 		if (col == 0)
@@ -183,6 +217,7 @@ int sched_write(const struct schedule *s, FILE *f)
 void sched_free(struct schedule *s)
 {
 	free(s->runs);
+	free(s->escapes);
 	memset(s, 0, sizeof *s);
 }
 

@@ -7,7 +7,10 @@
  *   model: sc
  *   steps: 0x14 1x7 2* 1*
  *
- * Header lines are "key: value"; '#' starts a comment.  "steps:" lines
+ * Header lines are "key: value"; '#' starts a comment.  "escapes:" lines
+ * list (hex) the 8-byte granules of thread stacks/TLS that other threads
+ * touch, as the recording run had learned them (so that the replay sees
+ * the same events from the start).  "steps:" lines
  * (there may be several) hold tokens:  T   one event of thread T;
  * TxN  N events of thread T;  T*  thread T until it blocks or exits.
  * Threads are numbered 0 (main), 1, 2, ... in creation order.  When the
@@ -33,6 +36,8 @@ struct schedule {
 	size_t n, cap;
 	char program[512];
 	char model[16];
+	uint64_t *escapes; /* granule addresses */
+	size_t nescapes, capescapes;
 };
 
 /* Parse text; on error returns -1 with a message naming the line. */
@@ -40,6 +45,7 @@ int sched_parse(struct schedule *s, const char *text, char *err,
 		size_t errsize);
 int sched_load(struct schedule *s, const char *path, char *err,
 	       size_t errsize);
+int sched_add_escape(struct schedule *s, uint64_t addr);
 /* Append one event of tid (merged into the last run). */
 int sched_push(struct schedule *s, int tid);
 int sched_write(const struct schedule *s, FILE *f);

@@ -150,6 +150,7 @@ int report_json(const struct results *r, FILE *f)
 	fprintf(f, "  \"events\": %lu,\n", (unsigned long)r->events);
 	fprintf(f, "  \"ptrace_stops\": %lu,\n",
 		(unsigned long)r->ptrace_stops);
+	fprintf(f, "  \"hb_classes\": %lu,\n", r->traces);
 	json_kv(f, "coverage", r->note, false);
 	fputs("}\n", f);
 	return ferror(f) ? -1 : 0;

@@ -36,6 +36,7 @@ struct results {
 	size_t noutcomes;
 	double elapsed_s;
 	uint64_t events, ptrace_stops;
+	unsigned long traces;   /* distinct happens-before classes seen */
 	char note[256];     /* what was covered, in words */
 };
 

@@ -51,6 +51,7 @@ int bp_insert(struct tracer *t, uint64_t addr, uint8_t hook)
 	if (proc_read(&t->proc, addr, &orig, 1) != 1 ||
 	    proc_write(&t->proc, addr, &int3, 1) != 1)
 		return -1;
+	tr_snapshot_poke(t, addr, int3);
 	if (t->nbps == t->capbps) {
 		size_t cap = t->capbps ? 2 * t->capbps : 256;
 		struct bp *p = realloc(t->bps, cap * sizeof *p);
@@ -89,4 +90,14 @@ void bp_lift(struct tracer *t, uint64_t lo, uint64_t hi, bool lift)
 	     i++)
 		proc_write(&t->proc, t->bps[i].addr,
 			   lift ? &t->bps[i].orig : &int3, 1);
+}
+
+void bp_lift_plain(struct tracer *t, bool lift)
+{
+	static const uint8_t int3 = 0xcc;
+
+	for (size_t i = 0; i < t->nbps; i++)
+		if (!t->bps[i].hook)
+			proc_write(&t->proc, t->bps[i].addr,
+				   lift ? &t->bps[i].orig : &int3, 1);
 }

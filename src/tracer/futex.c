@@ -83,8 +83,17 @@ void futex_block(struct tracer *t, struct lthread *th, enum tr_wait w,
 		}
 }
 
+uint64_t futex_take_woken(struct tracer *t)
+{
+	uint64_t w = t->woken;
+
+	t->woken = 0;
+	return w;
+}
+
 static void unblock(struct tracer *t, struct lthread *th, long result)
 {
+	t->woken |= 1ull << th->info.tid;
 	th->info.status = TS_RUNNABLE;
 	th->info.wait = TW_NONE;
 	th->need_advance = true;
@@ -309,5 +318,32 @@ void futex_accesses(const long a[6], struct tr_event *ev)
 		ev->nacc = 2;
 		ev->acc[1] = (struct dec_access){ (uint64_t)a[4], 4,
 						  DEC_READ | DEC_WRITE, 0 };
+	}
+}
+
+void join_block(struct tracer *t, struct lthread *th, int target)
+{
+	th->info.status = TS_BLOCKED;
+	th->info.wait = TW_JOIN;
+	th->info.wait_addr = t->th[target].clear_child_tid;
+	th->info.wait_for = target;
+	th->info.timed = false;
+	th->wait_bitset = 0; /* no futex wake may end this wait */
+	th->info.wait_pc = th->regs.rip;
+	th->info.wait_caller = user_caller(t, th);
+	th->wait_seq = ++t->wait_seq;
+	th->need_advance = false;
+	th->info.pending_known = false;
+}
+
+void join_wake(struct tracer *t, struct lthread *th)
+{
+	for (int i = 0; i < t->nthreads; i++) {
+		struct lthread *o = &t->th[i];
+		if (o->info.status == TS_BLOCKED && o->info.wait == TW_JOIN &&
+		    o->info.wait_for == th->info.tid &&
+		    o->info.wait_addr == th->clear_child_tid &&
+		    o->wait_bitset == 0) /* blocked by join_block */
+			unblock(t, o, (long)o->regs.rax);
 	}
 }

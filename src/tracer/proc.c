@@ -400,3 +400,53 @@ void proc_kill(struct proc *p)
 	p->memfd = -1;
 	p->pid = 0;
 }
+
+/* Fork the stopped process p by injecting clone(SIGCHLD|CLONE_PARENT) at
+ * a syscall instruction (syscall_pc): the copy is a child of the tracer,
+ * auto-attached (PTRACE_O_TRACEFORK) and stopped; p's registers are
+ * restored.  Returns the copy's pid, or -1. */
+pid_t proc_fork(struct proc *p, uint64_t syscall_pc)
+{
+	struct user_regs_struct saved, r;
+	struct proc_stop st;
+	pid_t child = -1;
+	int ws;
+
+	if (proc_getregs(p, &saved) < 0)
+		return -1;
+	r = saved;
+	r.rax = SYS_clone;
+	r.orig_rax = (unsigned long)-1;
+	r.rdi = SIGCHLD | CLONE_PARENT;
+	r.rsi = r.rdx = r.r10 = r.r8 = 0;
+	r.rip = syscall_pc;
+	if (proc_setregs(p, &r) < 0)
+		return -1;
+	for (int i = 0; i < 4 && child < 0; i++) {
+		if (proc_step(p, 0) < 0 || proc_wait(p, false, &st) < 0)
+			goto out;
+		if (st.kind == PROC_SECCOMP)
+			continue; /* the filter traces clone: let it run */
+		if (st.kind == PROC_EVENT && (st.event == PTRACE_EVENT_FORK ||
+					      st.event == PTRACE_EVENT_CLONE))
+			child = (pid_t)proc_geteventmsg(p);
+		else
+			goto out;
+	}
+	if (child < 0 || proc_step(p, 0) < 0 || proc_wait(p, false, &st) < 0 ||
+	    st.kind != PROC_TRAP)
+		goto fail;
+	if (waitpid(child, &ws, __WALL) != child || !WIFSTOPPED(ws))
+		goto fail;
+	p->stops += 1;
+	goto out;
+fail:
+	if (child > 0) {
+		kill(child, SIGKILL);
+		waitpid(child, &ws, __WALL);
+	}
+	child = -1;
+out:
+	proc_setregs(p, &saved);
+	return child;
+}

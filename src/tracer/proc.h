@@ -87,6 +87,11 @@ size_t proc_write(struct proc *p, uint64_t addr, const void *buf, size_t n);
 /* Switch p to another pid (a snapshot): reopens /proc/pid/mem. */
 int proc_attach_pid(struct proc *p, pid_t pid);
 
+/* Fork the stopped process by injecting a clone at syscall_pc (the
+ * address of a syscall instruction in the target); the copy is stopped,
+ * traced, a child of the tracer.  Returns its pid or -1. */
+pid_t proc_fork(struct proc *p, uint64_t syscall_pc);
+
 /* SIGKILL the process and reap it (and any stop notifications). */
 void proc_kill(struct proc *p);
 

@@ -39,6 +39,8 @@ struct sys_row {
 	enum sys_action action;
 	sys_fn fn;
 	bool maps_change;      /* may change the memory map */
+	bool local;            /* affects only the calling thread: no event,
+				* performed while the thread advances */
 };
 
 static long sys_write(struct sys_ctx *c);
@@ -58,48 +60,47 @@ static long sys_kill(struct sys_ctx *c);
 static long sys_futex(struct sys_ctx *c);
 static long sys_forks(struct sys_ctx *c);
 
+/* One row per syscall x86smc treats specially; the rest pass through as
+ * serializing events.  .local rows touch only the calling thread: they
+ * are performed while it advances and are no event. */
 static const struct sys_row table[] = {
-	[SYS_write] = { "write", EV_OUTPUT, SA_EMULATE, sys_write, false },
-	[SYS_writev] = { "writev", EV_OUTPUT, SA_EMULATE, sys_writev, false },
-	[SYS_clone] = { "clone", EV_SPAWN, SA_EMULATE, sys_clone, false },
-	[SYS_clone3] = { "clone3", EV_SYSCALL, SA_EMULATE, sys_enosys, false },
-	[SYS_fork] = { "fork", EV_SYSCALL, SA_UNSUPPORTED, sys_forks, false },
-	[SYS_vfork] = { "vfork", EV_SYSCALL, SA_UNSUPPORTED, sys_forks, false },
-	[SYS_execve] = { "execve", EV_SYSCALL, SA_UNSUPPORTED, sys_forks, false },
-	[SYS_execveat] = { "execveat", EV_SYSCALL, SA_UNSUPPORTED, sys_forks, false },
-	[SYS_exit] = { "exit", EV_EXIT, SA_EMULATE, sys_exit, false },
-	[SYS_exit_group] = { "exit_group", EV_END, SA_EMULATE, sys_exit_group, false },
-	[SYS_gettid] = { "gettid", EV_SYSCALL, SA_EMULATE, sys_gettid, false },
-	[SYS_getpid] = { "getpid", EV_SYSCALL, SA_EMULATE, sys_getpid, false },
-	[SYS_set_tid_address] = { "set_tid_address", EV_SYSCALL, SA_EMULATE,
-				  sys_set_tid_address, false },
-	[SYS_set_robust_list] = { "set_robust_list", EV_SYSCALL, SA_EMULATE,
-				  sys_set_robust_list, false },
-	[SYS_rseq] = { "rseq", EV_SYSCALL, SA_EMULATE, sys_enosys, false },
-	[SYS_tgkill] = { "tgkill", EV_SYSCALL, SA_EMULATE, sys_tgkill, false },
-	[SYS_tkill] = { "tkill", EV_SYSCALL, SA_EMULATE, sys_tkill, false },
-	[SYS_kill] = { "kill", EV_SYSCALL, SA_EMULATE, sys_kill, false },
-	[SYS_sched_yield] = { "sched_yield", EV_YIELD, SA_EMULATE, sys_zero, false },
-	[SYS_nanosleep] = { "nanosleep", EV_YIELD, SA_EMULATE, sys_zero, false },
-	[SYS_clock_nanosleep] = { "clock_nanosleep", EV_YIELD, SA_EMULATE,
-				  sys_zero, false },
-	[SYS_futex] = { "futex", EV_FUTEX, SA_EMULATE, sys_futex, false },
-	[SYS_rt_sigprocmask] = { "rt_sigprocmask", EV_SYSCALL, SA_PASS,
-				 NULL, false },
-	[SYS_mmap] = { "mmap", EV_SYSCALL, SA_PASS, NULL, true },
-	[SYS_munmap] = { "munmap", EV_SYSCALL, SA_PASS, NULL, true },
-	[SYS_mprotect] = { "mprotect", EV_SYSCALL, SA_PASS, NULL, true },
-	[SYS_mremap] = { "mremap", EV_SYSCALL, SA_PASS, NULL, true },
-	[SYS_brk] = { "brk", EV_SYSCALL, SA_PASS, NULL, true },
-	[SYS_madvise] = { "madvise", EV_SYSCALL, SA_PASS, NULL, true },
+	[SYS_write] = { .name = "write", .kind = EV_OUTPUT, .action = SA_EMULATE, .fn = sys_write },
+	[SYS_writev] = { .name = "writev", .kind = EV_OUTPUT, .action = SA_EMULATE, .fn = sys_writev },
+	[SYS_clone] = { .name = "clone", .kind = EV_SPAWN, .action = SA_EMULATE, .fn = sys_clone },
+	[SYS_clone3] = { .name = "clone3", .kind = EV_SYSCALL, .action = SA_EMULATE, .fn = sys_enosys, .local = true },
+	[SYS_fork] = { .name = "fork", .kind = EV_SYSCALL, .action = SA_UNSUPPORTED, .fn = sys_forks },
+	[SYS_vfork] = { .name = "vfork", .kind = EV_SYSCALL, .action = SA_UNSUPPORTED, .fn = sys_forks },
+	[SYS_execve] = { .name = "execve", .kind = EV_SYSCALL, .action = SA_UNSUPPORTED, .fn = sys_forks },
+	[SYS_execveat] = { .name = "execveat", .kind = EV_SYSCALL, .action = SA_UNSUPPORTED, .fn = sys_forks },
+	[SYS_exit] = { .name = "exit", .kind = EV_EXIT, .action = SA_EMULATE, .fn = sys_exit },
+	[SYS_exit_group] = { .name = "exit_group", .kind = EV_END, .action = SA_EMULATE, .fn = sys_exit_group },
+	[SYS_gettid] = { .name = "gettid", .kind = EV_SYSCALL, .action = SA_EMULATE, .fn = sys_gettid, .local = true },
+	[SYS_getpid] = { .name = "getpid", .kind = EV_SYSCALL, .action = SA_EMULATE, .fn = sys_getpid, .local = true },
+	[SYS_set_tid_address] = { .name = "set_tid_address", .kind = EV_SYSCALL, .action = SA_EMULATE, .fn = sys_set_tid_address, .local = true },
+	[SYS_set_robust_list] = { .name = "set_robust_list", .kind = EV_SYSCALL, .action = SA_EMULATE, .fn = sys_set_robust_list, .local = true },
+	[SYS_rseq] = { .name = "rseq", .kind = EV_SYSCALL, .action = SA_EMULATE, .fn = sys_enosys, .local = true },
+	[SYS_tgkill] = { .name = "tgkill", .kind = EV_SYSCALL, .action = SA_EMULATE, .fn = sys_tgkill },
+	[SYS_tkill] = { .name = "tkill", .kind = EV_SYSCALL, .action = SA_EMULATE, .fn = sys_tkill },
+	[SYS_kill] = { .name = "kill", .kind = EV_SYSCALL, .action = SA_EMULATE, .fn = sys_kill },
+	[SYS_sched_yield] = { .name = "sched_yield", .kind = EV_YIELD, .action = SA_EMULATE, .fn = sys_zero },
+	[SYS_nanosleep] = { .name = "nanosleep", .kind = EV_YIELD, .action = SA_EMULATE, .fn = sys_zero },
+	[SYS_clock_nanosleep] = { .name = "clock_nanosleep", .kind = EV_YIELD, .action = SA_EMULATE, .fn = sys_zero },
+	[SYS_futex] = { .name = "futex", .kind = EV_FUTEX, .action = SA_EMULATE, .fn = sys_futex },
+	[SYS_rt_sigprocmask] = { .name = "rt_sigprocmask", .kind = EV_SYSCALL, .action = SA_PASS, .local = true },
+	[SYS_mmap] = { .name = "mmap", .kind = EV_SYSCALL, .action = SA_PASS, .maps_change = true },
+	[SYS_munmap] = { .name = "munmap", .kind = EV_SYSCALL, .action = SA_PASS, .maps_change = true },
+	[SYS_mprotect] = { .name = "mprotect", .kind = EV_SYSCALL, .action = SA_PASS, .maps_change = true },
+	[SYS_mremap] = { .name = "mremap", .kind = EV_SYSCALL, .action = SA_PASS, .maps_change = true },
+	[SYS_brk] = { .name = "brk", .kind = EV_SYSCALL, .action = SA_PASS, .maps_change = true },
+	[SYS_madvise] = { .name = "madvise", .kind = EV_SYSCALL, .action = SA_PASS, .maps_change = true },
 };
 
 #define NROWS ((long)(sizeof table / sizeof table[0]))
 
 static const struct sys_row *row(long nr)
 {
-	static const struct sys_row pass = { NULL, EV_SYSCALL, SA_PASS, NULL,
-					     false };
+	static const struct sys_row pass = { .kind = EV_SYSCALL,
+					     .action = SA_PASS };
 
 	if (nr >= 0 && nr < NROWS && table[nr].name)
 		return &table[nr];
@@ -249,6 +250,14 @@ static long sys_clone(struct sys_ctx *c)
 		proc_write(&t->proc, (uint64_t)c->a[3], &tid32, 4);
 	if (flags & CLONE_CHILD_CLEARTID)
 		ch->clear_child_tid = (uint64_t)c->a[3];
+	if (c->th->region == RG_CREATE && t->next_start_routine) {
+		/* glibc's start-up of the thread runs without events up to
+		 * its start routine (tracer.h, RG_START) */
+		ch->region = RG_START;
+		ch->start_routine = t->next_start_routine;
+		bp_insert(t, ch->start_routine, 0);
+		c->th->region_child = ch->info.tid;
+	}
 	thread_ranges(t, ch, ch->regs.rsp);
 	c->ev->child = ch->info.tid;
 	if (c->th->stack_hi == 0) /* the first clone: the parent's ranges */
@@ -279,6 +288,7 @@ static long sys_exit(struct sys_ctx *c)
 		proc_write(&t->proc, th->clear_child_tid, &zero, 4);
 		futex_wake(t, th->clear_child_tid, 1, ~0u);
 	}
+	join_wake(t, th);
 	if (live_threads(t) == 0) {
 		t->end.kind = END_EXIT;
 		t->end.status = (int)(c->a[0] & 0xff);
@@ -398,9 +408,47 @@ int sys_classify(struct tracer *t, struct lthread *th, struct tr_event *ev)
 	if (rw->kind == EV_OUTPUT && !captured_fd(a[0]))
 		ev->kind = EV_SYSCALL;
 	ev->fd = ev->kind == EV_OUTPUT ? (int)a[0] : 0;
-	if (ev->kind == EV_FUTEX)
+	if (rw->local)
+		return 0; /* performed by sys_local() as the thread advances */
+	switch (ev->kind) {
+	case EV_FUTEX:
 		futex_accesses(a, ev);
+		break;
+	case EV_OUTPUT:
+		ev->nacc = 1;
+		ev->acc[0] = (struct dec_access){ EV_ADDR_FD + (uint64_t)a[0],
+						  1, DEC_WRITE, 0 };
+		break;
+	case EV_EXIT:
+		if (th->clear_child_tid) {
+			ev->nacc = 1;
+			ev->acc[0] = (struct dec_access){ th->clear_child_tid,
+							  4, DEC_WRITE, 0 };
+		}
+		break;
+	case EV_SPAWN:
+		if ((unsigned long)a[0] & CLONE_PARENT_SETTID) {
+			ev->nacc = 1;
+			ev->acc[0] = (struct dec_access){ (uint64_t)a[2], 4,
+							  DEC_WRITE, 0 };
+		}
+		break;
+	case EV_SYSCALL:
+		ev->nacc = 1;
+		ev->acc[0] = (struct dec_access){ EV_ADDR_KERNEL, 1,
+						  DEC_READ | DEC_WRITE, 0 };
+		break;
+	default:
+		break;
+	}
 	return 1;
+}
+
+/* A thread-local syscall of the current thread, performed without an
+ * event.  Returns 0 or 1 (execution ended) or -1. */
+int sys_local(struct tracer *t, struct lthread *th, struct tr_event *ev)
+{
+	return sys_perform(t, th, ev);
 }
 
 static bool emulated(const struct sys_row *rw, const long a[6])
@@ -447,8 +495,9 @@ int sys_perform(struct tracer *t, struct lthread *th, struct tr_event *ev)
 
 /* A seccomp stop while one thread runs free (t->native): emulate the
  * syscalls the filter traces, for the current thread.  Returns 0 to let it
- * run on, 1 when it must stop (the execution ended, the thread blocked, or
- * it created a thread and control starts), -1 on failure.  When it stops,
+ * run on, 1 when it must stop (the execution ended or the thread blocked),
+ * 2 for a clone (the caller rewinds it: it becomes a spawn event under
+ * control), -1 on failure.  When it stops,
  * the syscall stop is left with one single step (tracer.c invariant). */
 int sys_at_seccomp(struct tracer *t)
 {
@@ -464,6 +513,8 @@ int sys_at_seccomp(struct tracer *t)
 		return 0; /* e.g. write to a file: the kernel does it */
 	if (nr == SYS_clone && proc_getsigmask(&t->proc, &th->sigmask) < 0)
 		return -1;
+	if (nr == SYS_clone && th->region == RG_NONE)
+		return 2; /* becomes a spawn event under control */
 	res = run_row(t, th, nr, &ev);
 	th->regs.orig_rax = (unsigned long)-1;
 	if (res != SYS_NORETURN)
@@ -473,7 +524,8 @@ int sys_at_seccomp(struct tracer *t)
 		return 1;
 	if (tr_sync_regs(t) < 0)
 		return -1;
-	if (t->native && th->info.status == TS_RUNNABLE)
+	if ((t->native || th->region != RG_NONE) &&
+	    th->info.status == TS_RUNNABLE)
 		return 0; /* resume from the seccomp stop */
 	if (proc_step(&t->proc, 0) < 0 || proc_wait(&t->proc, false, &s2) < 0)
 		return -1;

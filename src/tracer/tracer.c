@@ -29,7 +29,7 @@ static const char *const kind_names[EV_NKINDS] = {
 	[EV_NONE] = "none",       [EV_MEM] = "mem",     [EV_RMW] = "rmw",
 	[EV_FENCE] = "fence",     [EV_YIELD] = "yield", [EV_SYSCALL] = "syscall",
 	[EV_OUTPUT] = "output",   [EV_SPAWN] = "spawn", [EV_EXIT] = "exit",
-	[EV_FUTEX] = "futex",     [EV_END] = "end",
+	[EV_FUTEX] = "futex",     [EV_END] = "end",     [EV_JOIN] = "join",
 };
 
 const char *ev_kind_name(enum ev_kind k)
@@ -44,6 +44,10 @@ struct tracer *tracer_new(const struct tracer_opts *o)
 	if (!t)
 		return NULL;
 	t->opts = *o;
+	if (!t->opts.escapes) {
+		t->opts.escapes = &t->esc_local;
+		t->own_escapes = true;
+	}
 	if (!t->opts.block_seconds)
 		t->opts.block_seconds = 10;
 	t->dc = dcache_new(bp_fetch, t);
@@ -58,7 +62,13 @@ void tracer_free(struct tracer *t)
 {
 	if (!t)
 		return;
+	pr_debug("execution: %lu events, %lu stops, %lu single steps, %lu "
+		 "conts, %lu walks, %lu breakpoints, %lu switches",
+		 t->steps, (unsigned long)t->proc.stops, t->nsteps, t->nconts,
+		 (unsigned long)t->st.walks, (unsigned long)t->st.breakpoints,
+		 (unsigned long)t->st.switches);
 	proc_kill(&t->proc);
+	tr_snapshot_free(t);
 	for (int i = 0; i < t->nthreads; i++)
 		free(t->th[i].xstate);
 	for (int i = 0; i < 3; i++)
@@ -66,7 +76,8 @@ void tracer_free(struct tracer *t)
 	dcache_free(t->dc);
 	maps_free(&t->maps);
 	free(t->bps);
-	free(t->escaped);
+	if (t->own_escapes)
+		esc_free(&t->esc_local);
 	free(t->walk);
 	free(t);
 }
@@ -328,6 +339,7 @@ int tr_exec_insn(struct tracer *t)
 	if (in && in->cls == DEC_REP_STRING)
 		return exec_rep(t, in);
 	bp_lift(t, pc, end, true);
+	t->nsteps++;
 	if (tr_sync_regs(t) < 0 ||
 	    proc_step(&t->proc, deliverable_signal(t)) < 0 ||
 	    proc_wait(&t->proc, false, &st) < 0)
@@ -362,58 +374,6 @@ static bool in_range(uint64_t lo, uint64_t hi, const struct dec_access *a)
 	return a->addr >= lo && a->addr + a->size <= hi;
 }
 
-static bool page_escaped(const struct tracer *t, uint64_t page)
-{
-	size_t lo = 0, hi = t->nescaped;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (t->escaped[mid] < page)
-			lo = mid + 1;
-		else if (t->escaped[mid] > page)
-			hi = mid;
-		else
-			return true;
-	}
-	return false;
-}
-
-static bool range_escaped(const struct tracer *t, const struct dec_access *a)
-{
-	uint64_t last = a->size ? a->addr + a->size - 1 : a->addr;
-
-	for (uint64_t p = a->addr >> 12; p <= last >> 12; p++)
-		if (page_escaped(t, p))
-			return true;
-	return false;
-}
-
-static void mark_escaped(struct tracer *t, const struct dec_access *a)
-{
-	uint64_t last = a->size ? a->addr + a->size - 1 : a->addr;
-
-	for (uint64_t p = a->addr >> 12; p <= last >> 12; p++) {
-		if (page_escaped(t, p))
-			continue;
-		if (t->nescaped == t->capescaped) {
-			size_t cap = t->capescaped ? 2 * t->capescaped : 16;
-			uint64_t *n = realloc(t->escaped, cap * 8);
-			if (!n)
-				return;
-			t->escaped = n;
-			t->capescaped = cap;
-		}
-		size_t i = t->nescaped;
-		while (i > 0 && t->escaped[i - 1] > p) {
-			t->escaped[i] = t->escaped[i - 1];
-			i--;
-		}
-		t->escaped[i] = p;
-		t->nescaped++;
-		pr_debug("page %#lx escaped", (unsigned long)(p << 12));
-	}
-}
-
 /* Is access a of thread th invisible to every other thread? */
 bool tr_private(struct tracer *t, const struct lthread *th,
 		const struct dec_access *a)
@@ -424,7 +384,7 @@ bool tr_private(struct tracer *t, const struct lthread *th,
 		return in_range(th->stack_lo, th->stack_hi, a);
 	if (in_range(th->stack_lo, th->stack_hi, a) ||
 	    in_range(th->tls_lo, th->tls_hi, a))
-		return !range_escaped(t, a);
+		return !esc_contains(t->opts.escapes, a->addr, a->size);
 	/* nobody writes read-only memory: reading it is no event */
 	if (a->rw == DEC_READ) {
 		r = maps_find(&t->maps, t->proc.pid, a->addr);
@@ -445,7 +405,8 @@ static void note_escape(struct tracer *t, const struct lthread *th,
 			continue;
 		if (in_range(o->stack_lo, o->stack_hi, a) ||
 		    in_range(o->tls_lo, o->tls_hi, a))
-			mark_escaped(t, a);
+			t->new_escapes += esc_add(t->opts.escapes, a->addr,
+						  a->size);
 	}
 }
 
@@ -465,8 +426,101 @@ static void record_assert(struct tracer *t, struct lthread *th)
 		 fn, txt);
 }
 
+/* ---- atomic regions of the thread lifecycle (tracer.h) ---- */
+
+static int find_by_handle(struct tracer *t, uint64_t pd)
+{
+	/* pthread_t is glibc's struct pthread; its tid word (the
+	 * clear_child_tid address) lies in its first page */
+	for (int i = 0; i < t->nthreads; i++) {
+		uint64_t c = t->th[i].clear_child_tid;
+		if (c && c >= pd && c < pd + 4096)
+			return i;
+	}
+	return -1;
+}
+
+static void region_event(struct lthread *th, struct tr_event *ev,
+			 enum ev_kind k, enum tr_region rg)
+{
+	ev->kind = k;
+	ev->region = rg;
+	(void)th;
+}
+
+static void add_acc(struct tr_event *ev, uint64_t addr, uint64_t size,
+		    uint8_t rw)
+{
+	if (addr && ev->nacc < DEC_MAX_MEM)
+		ev->acc[ev->nacc++] = (struct dec_access){ addr, size, rw, 0 };
+}
+
+/* Where a region ends or begins at pc.  Returns 1 when pc starts a
+ * region event (ev filled), 3 when the thread blocked (join of a live
+ * thread), 0 otherwise. */
+static int region_at(struct tracer *t, struct lthread *th, struct bp *b,
+		     struct tr_event *ev)
+{
+	uint64_t pc = th->regs.rip, sp = th->regs.rsp;
+	int target;
+
+	if (th->region != RG_NONE)
+		return 0;
+	if (th->user_ret_pc && pc == th->user_ret_pc && sp == th->user_ret_sp) {
+		region_event(th, ev, EV_EXIT, RG_EXIT);
+		add_acc(ev, th->clear_child_tid, 4, DEC_WRITE);
+		return 1;
+	}
+	if (!b || !b->hook)
+		return 0;
+	switch (b->hook) {
+	case HOOK_PTHREAD_CREATE:
+		region_event(th, ev, EV_SPAWN, RG_CREATE);
+		add_acc(ev, th->regs.rdi, 8, DEC_WRITE);
+		return 1;
+	case HOOK_PTHREAD_EXIT:
+		region_event(th, ev, EV_EXIT, RG_EXIT);
+		add_acc(ev, th->clear_child_tid, 4, DEC_WRITE);
+		return 1;
+	case HOOK_PTHREAD_JOIN:
+		target = find_by_handle(t, th->regs.rdi);
+		if (target < 0 || target == th->info.tid)
+			return 0; /* not ours to model: run it as code */
+		if (t->th[target].info.status != TS_EXITED) {
+			join_block(t, th, target);
+			return 3;
+		}
+		region_event(th, ev, EV_JOIN, RG_JOIN);
+		add_acc(ev, t->th[target].clear_child_tid, 4, DEC_READ);
+		add_acc(ev, th->regs.rsi, 8, DEC_WRITE);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Start the region of event ev, whose hook is at the thread's pc. */
+static int region_begin(struct tracer *t, struct lthread *th,
+			const struct tr_event *ev)
+{
+	th->region = (enum tr_region)ev->region;
+	th->region_child = -1;
+	if (ev->region == RG_CREATE)
+		t->next_start_routine = th->regs.rdx;
+	if (ev->region == RG_CREATE || ev->region == RG_JOIN) {
+		if (proc_read(&t->proc, th->regs.rsp, &th->region_end_pc, 8) !=
+		    8)
+			return -1;
+		th->region_end_sp = th->regs.rsp + 8;
+		return bp_insert(t, th->region_end_pc, 0);
+	}
+	return 0;
+}
+
 /* Fill th's pending event if the instruction at its pc is visible.
- * Returns 1 (visible), 0 (local: execute and go on), -1 (failure). */
+ * Returns 1 (visible), 0 (local: execute and go on), 2 (something was
+ * performed on the spot: look again), 3 (the thread blocked), -1
+ * (failure). */
 static int classify(struct tracer *t, struct lthread *th, struct tr_event *ev)
 {
 	uint64_t pc = th->regs.rip;
@@ -482,13 +536,19 @@ static int classify(struct tracer *t, struct lthread *th, struct tr_event *ev)
 	ev->sysno = -1;
 	if (b && b->hook == HOOK_ASSERT_FAIL)
 		record_assert(t, th);
+	int rg = region_at(t, th, b, ev);
+	if (rg)
+		return rg;
 	if (!in) {
 		ev->kind = EV_MEM; /* undecodable: executing it will fault */
 		return 1;
 	}
 	switch (in->cls) {
 	case DEC_SYSCALL:
-		return sys_classify(t, th, ev);
+		if (sys_classify(t, th, ev))
+			return 1;
+		/* thread-local: perform it now, no event */
+		return sys_local(t, th, ev) == 0 ? 2 : -1;
 	case DEC_MFENCE:
 		ev->kind = EV_FENCE;
 		return 1;
@@ -525,6 +585,120 @@ static int classify(struct tracer *t, struct lthread *th, struct tr_event *ev)
 	return 1;
 }
 
+/* Has the current thread reached the end of its region?  At the end of
+ * RG_START (the start routine's entry), remember where the routine
+ * returns to: reaching that is the thread's exit (RG_EXIT). */
+static bool region_done(struct tracer *t, struct lthread *th)
+{
+	uint64_t pc = th->regs.rip, sp = th->regs.rsp;
+
+	switch (th->region) {
+	case RG_START:
+		if (pc != th->start_routine)
+			return false;
+		if (proc_read(&t->proc, sp, &th->user_ret_pc, 8) == 8) {
+			th->user_ret_sp = sp + 8;
+			bp_insert(t, th->user_ret_pc, 0);
+		}
+		return true;
+	case RG_CREATE:
+	case RG_JOIN:
+		return pc == th->region_end_pc && sp == th->region_end_sp;
+	default:
+		return false;
+	}
+}
+
+struct lifted {
+	uint64_t *addr;
+	size_t n, cap;
+};
+
+static void relift(struct tracer *t, struct lifted *l)
+{
+	static const uint8_t int3 = 0xcc;
+
+	if (t->proc.pid)
+		for (size_t i = 0; i < l->n; i++)
+			proc_write(&t->proc, l->addr[i], &int3, 1);
+	free(l->addr);
+}
+
+/* A breakpoint hit inside a region: lift it until the region ends. */
+static int lift(struct tracer *t, struct lifted *l, struct bp *b)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 64;
+		uint64_t *a = realloc(l->addr, cap * sizeof *a);
+		if (!a)
+			return -1;
+		l->addr = a;
+		l->cap = cap;
+	}
+	l->addr[l->n++] = b->addr;
+	return proc_write(&t->proc, b->addr, &b->orig, 1) == 1 ? 0 : -1;
+}
+
+/* Run the current thread through its atomic region (tracer.h): natively,
+ * every breakpoint it hits lifted until the region is over; only the
+ * seccomp filter (clone, futex, exit, output, ...) and the region's end
+ * stop it.  Returns 0 (region over, or the thread exited or blocked), 1
+ * (execution ended), -1. */
+static int run_region(struct tracer *t)
+{
+	struct lthread *th = &t->th[t->cur];
+	struct lifted l = { 0 };
+	struct proc_stop st;
+	int r = 0;
+
+	while (th->region != RG_NONE && th->info.status == TS_RUNNABLE) {
+		if (region_done(t, th)) {
+			th->region = RG_NONE;
+			break;
+		}
+		struct bp *b = bp_find(t, th->regs.rip);
+		if (b && lift(t, &l, b) < 0) {
+			r = -1;
+			break;
+		}
+		t->nconts++;
+		if (tr_sync_regs(t) < 0 ||
+		    proc_cont(&t->proc, deliverable_signal(t)) < 0 ||
+		    proc_wait(&t->proc, false, &st) < 0) {
+			r = -1;
+			break;
+		}
+		if (st.kind == PROC_SECCOMP) {
+			r = sys_at_seccomp(t);
+			if (r < 0 || t->end.kind != END_NONE)
+				break;
+			continue;
+		}
+		if (st.kind != PROC_TRAP) {
+			r = tr_handle_stop_signal(t, &st);
+			break;
+		}
+		if (proc_getregs(&t->proc, &th->regs) < 0) {
+			r = -1;
+			break;
+		}
+		if (!bp_find(t, th->regs.rip - 1)) {
+			end_signal(t, SIGTRAP, 0);
+			r = 1;
+			break;
+		}
+		th->regs.rip--;
+		t->regs_dirty = true;
+	}
+	relift(t, &l);
+	/* rt_sigprocmask is not traced: the mask may have changed */
+	if (r == 0 && t->end.kind == END_NONE && th->info.status != TS_EXITED)
+		proc_getsigmask(&t->proc, &th->sigmask);
+	if (t->end.kind != END_NONE)
+		return 1;
+	return r < 0 ? -1 : 0;
+}
+
 /* Run the current thread's local code up to its next visible event.
  * Returns 0 (pending event set), 1 (execution ended), -1 (failure). */
 static int advance(struct tracer *t)
@@ -542,9 +716,25 @@ static int advance(struct tracer *t)
 			return 0; /* blocked: no pending event */
 	}
 	for (;;) {
+		if (th->region != RG_NONE) {
+			r = run_region(t);
+			if (r != 0)
+				return r;
+			if (th->info.status != TS_RUNNABLE)
+				return 0; /* exited (RG_EXIT) or blocked */
+		}
 		r = classify(t, th, &th->info.pending);
 		if (r < 0)
 			return t->end.kind != END_NONE ? 1 : -1;
+		if (r == 2) { /* a syscall was performed on the spot */
+			if (t->end.kind != END_NONE)
+				return 1;
+			if (th->info.status != TS_RUNNABLE)
+				return 0; /* it exited (RG_EXIT) */
+			continue;
+		}
+		if (r == 3)
+			return 0; /* blocked (join of a live thread) */
 		if (r > 0)
 			break;
 		r = walk_from(t);
@@ -556,6 +746,7 @@ static int advance(struct tracer *t)
 				return r;
 			continue;
 		}
+		t->nconts++;
 		if (tr_sync_regs(t) < 0 ||
 		    proc_cont(&t->proc, deliverable_signal(t)) < 0 ||
 		    proc_wait(&t->proc, false, &st) < 0)
@@ -633,16 +824,23 @@ int tracer_step(struct tracer *t, int tid, struct tr_event *done)
 	th->need_advance = true;
 	t->steps++;
 	t->st.events++;
-	if (done->sysno >= 0)
+	futex_take_woken(t);
+	if (done->region)
+		r = region_begin(t, th, done) < 0 ? -1 : tr_exec_insn(t);
+	else if (done->sysno >= 0)
 		r = sys_perform(t, th, done);
 	else
 		r = tr_exec_insn(t);
 	if (r == 0 && t->end.kind == END_NONE &&
 	    th->info.status == TS_RUNNABLE && th->need_advance) {
-		if (live_threads(t) == 1 && !t->native)
+		if (live_threads(t) == 1 && !t->native && !th->region)
 			enter_native(t);
 		r = advance(t);
 	}
+	/* a region's wake-ups and child are known once it has run */
+	done->woke = futex_take_woken(t);
+	if (done->region == RG_CREATE)
+		done->child = th->region_child;
 	if (r == 0 && t->opts.max_steps && t->steps >= t->opts.max_steps &&
 	    t->end.kind == END_NONE) {
 		t->end.kind = END_STEPS;
@@ -710,6 +908,11 @@ void tracer_stats(const struct tracer *t, struct tracer_stats *s)
 	s->steps = t->steps;
 }
 
+size_t tracer_new_escapes(const struct tracer *t)
+{
+	return t->new_escapes;
+}
+
 int tracer_pid(const struct tracer *t)
 {
 	return t->proc.pid;
@@ -746,14 +949,37 @@ static int live_threads(const struct tracer *t)
  * breakpoint and let it run until it creates a thread, blocks or ends. */
 static void enter_native(struct tracer *t)
 {
-	bp_lift(t, 0, UINT64_MAX, true);
+	bp_lift_plain(t, true); /* hooks stay: pthread_create starts control */
 	t->native = true;
 }
 
 void tr_leave_native(struct tracer *t)
 {
-	bp_lift(t, 0, UINT64_MAX, false);
+	bp_lift_plain(t, false);
 	t->native = false;
+}
+
+/* A hook hit while running natively.  Returns 1 when control starts
+ * (pthread_create), 0 to run on, -1 on failure. */
+static int native_hook(struct tracer *t)
+{
+	struct lthread *th = &t->th[t->cur];
+	struct bp *b;
+
+	if (proc_getregs(&t->proc, &th->regs) < 0)
+		return -1;
+	b = bp_find(t, th->regs.rip - 1);
+	if (!b || !b->hook)
+		return 2; /* not ours */
+	th->regs.rip--;
+	t->regs_dirty = true;
+	if (b->hook == HOOK_PTHREAD_CREATE) {
+		tr_leave_native(t);
+		return 1;
+	}
+	if (b->hook == HOOK_ASSERT_FAIL)
+		record_assert(t, th);
+	return tr_exec_insn(t) == 0 ? 0 : 1;
 }
 
 static bool fatal_signal(int sig)
@@ -778,6 +1004,10 @@ static int run_free(struct tracer *t)
 		switch (st.kind) {
 		case PROC_SECCOMP:
 			r = sys_at_seccomp(t);
+			if (r == 2) { /* a thread is born: control starts */
+				tr_leave_native(t);
+				return rewind_syscall(t) < 0 ? -1 : 0;
+			}
 			if (r != 0)
 				return r < 0 ? -1 : 0;
 			sig = deliverable_signal(t);
@@ -790,7 +1020,13 @@ static int run_free(struct tracer *t)
 			sig = st.sig;
 			break;
 		case PROC_TRAP:
-			sig = SIGTRAP; /* the program's own: no bp is in */
+			r = native_hook(t);
+			if (r < 0)
+				return -1;
+			if (r == 1)
+				return 0;
+			if (r == 2)
+				sig = SIGTRAP; /* the program's own */
 			break;
 		case PROC_GROUP:
 		case PROC_EVENT:
@@ -800,6 +1036,58 @@ static int run_free(struct tracer *t)
 			return 0;
 		}
 	}
+}
+
+static uint64_t entry_point(pid_t pid)
+{
+	char path[64];
+	uint64_t av[2];
+	FILE *f;
+
+	snprintf(path, sizeof path, "/proc/%d/auxv", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fread(av, sizeof av, 1, f) == 1 && av[0] != 0)
+		if (av[0] == 9) { /* AT_ENTRY */
+			fclose(f);
+			return av[1];
+		}
+	fclose(f);
+	return 0;
+}
+
+/* From the exec stop to the program's entry point (a one-time int3). */
+static int run_to_entry(struct tracer *t)
+{
+	uint64_t entry = entry_point(t->proc.pid);
+	struct proc_stop st;
+	uint8_t orig, int3 = 0xcc;
+
+	if (!entry || proc_read(&t->proc, entry, &orig, 1) != 1 ||
+	    proc_write(&t->proc, entry, &int3, 1) != 1)
+		return -1;
+	for (;;) {
+		if (proc_cont(&t->proc, 0) < 0 ||
+		    proc_wait(&t->proc, false, &st) < 0)
+			return -1;
+		if (st.kind == PROC_SECCOMP) {
+			if (sys_at_seccomp(t) < 0)
+				return -1;
+			if (t->end.kind != END_NONE)
+				return 0;
+			continue;
+		}
+		if (st.kind != PROC_TRAP)
+			return tr_handle_stop_signal(t, &st) ? 0 : -1;
+		break;
+	}
+	proc_write(&t->proc, entry, &orig, 1);
+	if (proc_getregs(&t->proc, &t->th[0].regs) < 0)
+		return -1;
+	t->th[0].regs.rip = entry;
+	t->regs_dirty = true;
+	return tr_sync_regs(t);
 }
 
 int tracer_start(struct tracer *t, char *const argv[])
@@ -822,9 +1110,22 @@ int tracer_start(struct tracer *t, char *const argv[])
 	if (!main_th)
 		return -1;
 	t->native = true;
-	if (proc_getregs(&t->proc, &main_th->regs) < 0 || run_free(t) < 0) {
+	if (proc_getregs(&t->proc, &main_th->regs) < 0 || run_to_entry(t) < 0) {
+		if (t->end.kind == END_NONE)
+			tr_end_internal(t, "the program did not reach its "
+					   "entry point");
+	}
+	return 0;
+}
+
+int tracer_go(struct tracer *t)
+{
+	if (t->end.kind != END_NONE)
+		return 0;
+	if (run_free(t) < 0) {
 		if (t->end.kind == END_NONE)
 			tr_end_internal(t, "native run failed");
+		return -1;
 	}
 	return 0;
 }

@@ -14,8 +14,9 @@
  * thread can observe or that changes the enabled set: an access to memory
  * that is not private to the thread, a locked RMW, MFENCE, pause, a syscall.
  * Accesses to the thread's own stack and TLS are private unless another
- * thread has touched that page (then the page is "escaped", and accesses
- * to it are visible from then on; tracer_escapes() tells the explorer).
+ * thread has touched that 8-byte granule (then it is "escaped", and
+ * accesses to it are visible from then on: escape.h; the explorer learns
+ * of new ones with tracer_new_escapes()).
  * The rule and its limits are in docs/EVENTS.md.
  *
  * The tracer never decides what to schedule: the caller does.
@@ -43,6 +44,7 @@ enum ev_kind {
 	EV_EXIT,    /* the thread exits (clear_child_tid written, woken) */
 	EV_FUTEX,   /* a futex operation on .addr (may block or wake) */
 	EV_END,     /* exit_group or the end of the last thread */
+	EV_JOIN,    /* pthread_join of an exited thread (atomic) */
 	EV_NKINDS
 };
 
@@ -57,7 +59,33 @@ struct tr_event {
 	long sysno;    /* syscall number for syscall-based kinds, else -1 */
 	int child;     /* EV_SPAWN: id of the new thread */
 	int fd;        /* EV_OUTPUT: 1 or 2 */
+	uint64_t woke; /* threads this event made runnable (futex wake,
+			* exit waking joiners): they happen after it */
+	uint8_t region; /* enum tr_region: performed as one atomic step */
 };
+
+/* The thread lifecycle runs atomically, with abstract dependencies (like
+ * CHESS's wrappers of the synchronization API): glibc's own bookkeeping
+ * inside (thread counters, stack caches, the joinid handshake) is no
+ * event, because no program can observe its order.
+ *   RG_CREATE  pthread_create: one EV_SPAWN event (writes *thread);
+ *   RG_START   the new thread, from its birth to its start routine: no
+ *              event at all;
+ *   RG_EXIT    pthread_exit, or the start routine returning: one EV_EXIT
+ *              event through the exit syscall (writes the tid word that
+ *              pthread_join reads);
+ *   RG_JOIN    pthread_join: the joiner is blocked until the target has
+ *              exited; then one EV_JOIN event (reads the tid word, writes
+ *              *retval).
+ * Limit: TLS and thread-specific-data destructors run inside RG_EXIT,
+ * atomically and without events (docs/EVENTS.md). */
+enum tr_region { RG_NONE = 0, RG_CREATE, RG_START, RG_EXIT, RG_JOIN };
+
+/* Pseudo-addresses for resources that are not memory, so that events on
+ * them are dependent like accesses to one location: the output of fd N
+ * is at EV_ADDR_FD + N, the kernel's process state at EV_ADDR_KERNEL. */
+#define EV_ADDR_FD 0xfffffffffffff000ull
+#define EV_ADDR_KERNEL 0xffffffffffffff00ull
 
 enum tr_tstatus { TS_RUNNABLE, TS_BLOCKED, TS_EXITED };
 
@@ -101,7 +129,10 @@ struct tr_end {
 	char message[512];    /* assertion text, unsupported op, ... */
 };
 
+struct escape_set;
+
 struct tracer_opts {
+	struct escape_set *escapes; /* shared by executions; NULL: private */
 	int cpu;                 /* -1: current CPU */
 	unsigned long max_steps; /* per execution, 0 = unlimited */
 	unsigned block_seconds;  /* a syscall blocked in the kernel longer
@@ -113,11 +144,22 @@ struct tracer;
 struct tracer *tracer_new(const struct tracer_opts *o);
 void tracer_free(struct tracer *t);
 
-/* Launch and run natively up to the second thread (or the end).  Returns 0
- * when started (check tracer_ended()), -1 with a one-line message when the
- * program cannot be run. */
+/* Launch the program and run it to its entry point (every library it
+ * needs is mapped then: the time to install hooks).  Returns 0, or -1 with
+ * a one-line message when the program cannot be run. */
 int tracer_start(struct tracer *t, char *const argv[])
 	__attribute__((warn_unused_result));
+/* Run natively up to the creation of the second thread (or the end). */
+int tracer_go(struct tracer *t);
+
+/* Fork snapshots (snapshot.c).  tracer_snapshot() keeps a stopped copy
+ * of the target as it is now (syscall_fn: an address near a syscall
+ * instruction, e.g. libc's syscall()); tracer_restore() ends the current
+ * execution and continues from a fresh copy of the snapshot;
+ * tracer_finish() ends the current execution's process. */
+int tracer_snapshot(struct tracer *t, uint64_t syscall_fn);
+int tracer_restore(struct tracer *t);
+void tracer_finish(struct tracer *t);
 
 int tracer_nthreads(const struct tracer *t);
 /* Status of thread tid without computing its pending event. */
@@ -146,16 +188,22 @@ bool tracer_ended(const struct tracer *t);
 const char *tracer_output(const struct tracer *t, int fd, size_t *len);
 
 struct tracer_stats {
-	uint64_t ptrace_stops, events, steps, breakpoints, walks, switches;
+	uint64_t ptrace_stops, events, steps, breakpoints, walks, switches,
+		snapshots;
 };
 void tracer_stats(const struct tracer *t, struct tracer_stats *s);
+
+/* Granules this execution made escaped (the explorer restarts its search
+ * when this is non-zero: the set of events changed). */
+size_t tracer_new_escapes(const struct tracer *t);
 
 /* pid of the traced process (for symbolization). */
 int tracer_pid(const struct tracer *t);
 
 /* Install a hook: when any thread reaches pc, the tracer records it
  * (used for __assert_fail). */
-enum tr_hook { HOOK_ASSERT_FAIL = 1 };
+enum tr_hook { HOOK_ASSERT_FAIL = 1, HOOK_PTHREAD_CREATE,
+	       HOOK_PTHREAD_JOIN, HOOK_PTHREAD_EXIT };
 int tracer_add_hook(struct tracer *t, uint64_t pc, enum tr_hook h);
 
 /* Read target memory (for reports). */

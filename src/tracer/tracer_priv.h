@@ -6,6 +6,7 @@
 #include <sys/user.h>
 
 #include "decode/decode.h"
+#include "tracer/escape.h"
 #include "tracer/maps.h"
 #include "tracer/proc.h"
 #include "tracer/tracer.h"
@@ -25,6 +26,11 @@ struct lthread {
 	long wait_result;             /* rax once woken */
 	uint32_t wait_bitset;
 	uint64_t wait_seq;            /* order of blocking, for timeouts */
+	enum tr_region region;        /* atomic region being run */
+	uint64_t region_end_pc, region_end_sp; /* CREATE/JOIN: the return */
+	uint64_t start_routine;       /* RG_START ends on entering it */
+	uint64_t user_ret_pc, user_ret_sp; /* the start routine's return */
+	int region_child;             /* RG_CREATE: the thread it made */
 };
 
 struct bp {
@@ -54,12 +60,17 @@ struct tracer {
 	struct maps maps;
 	struct bp *bps;          /* sorted by addr */
 	size_t nbps, capbps;
-	uint64_t *escaped;       /* sorted page numbers of escaped pages */
-	size_t nescaped, capescaped;
+	struct escape_set esc_local; /* when opts.escapes is NULL */
+	bool own_escapes;
+	size_t new_escapes;      /* granules this execution made escaped */
 	uint64_t wait_seq;
+	uint64_t woken;          /* threads woken by the current event */
 	struct walk_scratch *walk; /* walk.c */
+	uint64_t next_start_routine; /* for the clone of an RG_CREATE */
+	struct tr_snapshot *snap;    /* snapshot.c */
 	struct tracer_stats st;
 	unsigned long steps;     /* events in this execution */
+	unsigned long nsteps, nconts; /* single steps, runs to a stop */
 };
 
 /* tracer.c */
@@ -78,6 +89,12 @@ struct bp *bp_find(struct tracer *t, uint64_t addr);
 int bp_insert(struct tracer *t, uint64_t addr, uint8_t hook);
 size_t bp_fetch(void *tracer, uint64_t pc, uint8_t *buf, size_t n);
 void bp_lift(struct tracer *t, uint64_t lo, uint64_t hi, bool lift);
+/* Lift or re-insert every breakpoint that is not a hook. */
+void bp_lift_plain(struct tracer *t, bool lift);
+
+/* snapshot.c */
+void tr_snapshot_free(struct tracer *t);
+void tr_snapshot_poke(struct tracer *t, uint64_t addr, uint8_t byte);
 
 /* walk.c — place stop points before every possibly visible instruction
  * reachable from the current pc of the current thread. */
@@ -88,6 +105,7 @@ bool tr_private(struct tracer *t, const struct lthread *th,
 /* sys.c — syscalls of logical threads */
 int sys_classify(struct tracer *t, struct lthread *th, struct tr_event *ev);
 int sys_perform(struct tracer *t, struct lthread *th, struct tr_event *ev);
+int sys_local(struct tracer *t, struct lthread *th, struct tr_event *ev);
 int sys_at_seccomp(struct tracer *t);
 void tr_leave_native(struct tracer *t);
 int sys_emulate_at_seccomp(struct tracer *t, long nr, long result);
@@ -100,7 +118,13 @@ int sys_emulate_at_seccomp(struct tracer *t, long nr, long result);
 long futex_op(struct tracer *t, struct lthread *th, struct tr_event *ev);
 void futex_accesses(const long a[6], struct tr_event *ev);
 int futex_wake(struct tracer *t, uint64_t addr, int n, uint32_t bitset);
+/* Threads woken since the last call (bit per thread id). */
+uint64_t futex_take_woken(struct tracer *t);
 void futex_block(struct tracer *t, struct lthread *th, enum tr_wait w,
 		 uint64_t addr, bool timed);
+/* Block th until thread target exits (RG_JOIN). */
+void join_block(struct tracer *t, struct lthread *th, int target);
+/* Make every thread joining th runnable (th exits). */
+void join_wake(struct tracer *t, struct lthread *th);
 
 #endif

@@ -137,6 +137,10 @@ static bool address(const struct walk *w, const struct path *p,
 {
 	uint64_t b, x;
 
+	/* bt [mem], reg reaches beyond the operand; 32-bit addresses wrap:
+	 * leave both to dec_accesses() at a stop */
+	if (m->flags & (DEC_MEMF_BITREG | DEC_MEMF_ADDR32))
+		return false;
 	if (m->base == DEC_RIP)
 		b = in->pc + in->len;
 	else if (!value(w, p, m->base, &b))

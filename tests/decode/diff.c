@@ -97,13 +97,16 @@ static const struct tolerance {
 	{ "cs-string-rcx", "movs/stos/... without rep list rcx as written" },
 	{ "cs-vendor-encoding",
 	  "ud0/ud1 without ModRM; 66-prefixed near branches as rel16 on an "
-	  "Intel host (AMD behaviour)" },
+	  "Intel host (AMD behaviour), their target not cut to 16 bits "
+	  "after another prefix" },
+	{ "cs-lock-with-rep",
+	  "LOCK lost when F2/F3 (xacquire/xrelease) is also present" },
 	{ "cs-repne-string",
 	  "F2 dropped on movs/stos/lods (CPUs repeat; we say REP_STRING)" },
 	{ "cs-accepts-invalid",
 	  "#UD encodings decoded: LOCK on a non-lockable instruction or "
 	  "register destination, prefixes before VEX/EVEX, F2/F3 on MMX, mov "
-	  "cs, mov cr1/cr5-7/cr9-15" },
+	  "cs, mov cr1/cr5-7/cr9-15/dr8-15" },
 	{ "cs-unknown-encoding",
 	  "valid AVX-512/BMI/... encodings Capstone 4.0.2 rejects (kmovq, "
 	  "vpcmpeqd k, EVEX vmovdqu64, ...)" },
@@ -511,6 +514,17 @@ static void compare_class(struct diff *d, const cs_insn *ci)
 		finding(d, gap, NULL);
 	if (want == di->cls)
 		return;
+	if (want != DEC_LOCKED_RMW && di->cls == DEC_LOCKED_RMW) {
+		bool lock = false, rep = false;
+		for (int i = 0; i < ci->size && i < 4; i++) {
+			lock |= ci->bytes[i] == 0xf0;
+			rep |= ci->bytes[i] == 0xf2 || ci->bytes[i] == 0xf3;
+		}
+		if (lock && rep) {
+			finding(d, "cs-lock-with-rep", NULL);
+			return;
+		}
+	}
 	if (want == DEC_PLAIN && di->cls == DEC_REP_STRING &&
 	    cs_is(ci, string_ids) && ci->detail->x86.prefix[0] == 0) {
 		for (int i = 0; i < ci->size && i < 4; i++)
@@ -562,7 +576,12 @@ static void compare_flow(struct diff *d, const cs_insn *ci)
 	    (uint64_t)x->operands[0].imm != di->target) {
 		snprintf(msg, sizeof(msg), "target %#" PRIx64 " vs %#" PRIx64,
 			 (uint64_t)x->operands[0].imm, di->target);
-		finding(d, "target", msg);
+		finding(d, x->prefix[2] == 0x66 &&
+				   ((uint64_t)x->operands[0].imm & 0xffff) ==
+					   di->target
+			       ? "cs-vendor-encoding"
+			       : "target",
+			msg);
 	}
 }
 
@@ -912,8 +931,9 @@ static bool invalid_encoding(const cs_insn *ci)
 		if (ci->id == X86_INS_MOV &&
 		    (r == X86_REG_CS || r == X86_REG_CR1 ||
 		     (r >= X86_REG_CR5 && r <= X86_REG_CR7) ||
-		     (r >= X86_REG_CR9 && r <= X86_REG_CR15)))
-			return true; /* mov cs, ...; reserved control registers */
+		     (r >= X86_REG_CR9 && r <= X86_REG_CR15) ||
+		     (r >= X86_REG_DR8 && r <= X86_REG_DR15)))
+			return true; /* mov cs; reserved control/debug regs */
 	}
 	return rep && mm && !xmm;
 }

@@ -1,6 +1,7 @@
 /* test_decode.c — dec_decode(), dec_accesses(), dec_format() and the
  * dcache on hand-assembled instructions: exact lengths, classes, operands
  * and concrete addresses. */
+#include <cpuid.h>
 #include <string.h>
 
 #include "decode/decode.h"
@@ -419,6 +420,8 @@ static void test_rep_stosq(void)
 	ASSERT_ACC(a[0], 0x8000 - 24, 32, DEC_WRITE);
 
 	DEC(in, 0xf3, 0xa6); /* repe cmpsb: all rcx iterations (maximum) */
+	CU_ASSERT_EQUAL(in.regs_written,
+			1u << DEC_RCX | 1u << DEC_RSI | 1u << DEC_RDI);
 	r.rflags &= ~0x400ull;
 	r.gpr[DEC_RCX] = 7;
 	CU_ASSERT_EQUAL_FATAL(acc(&in, &r, a), 2);
@@ -428,6 +431,7 @@ static void test_rep_stosq(void)
 	CU_ASSERT_EQUAL(a[1].rw, DEC_READ);
 
 	DEC(in, 0xf2, 0xae); /* repne scasb, rcx = -1: saturates */
+	CU_ASSERT_EQUAL(in.regs_written, 1u << DEC_RCX | 1u << DEC_RDI);
 	r.gpr[DEC_RCX] = ~0ull;
 	r.gpr[DEC_RDI] = 0x8000;
 	CU_ASSERT_EQUAL_FATAL(acc(&in, &r, a), 1);
@@ -875,6 +879,45 @@ static void test_dcache_many(void)
 	dcache_free(dc);
 }
 
+static bool host_is_amd(void)
+{
+	unsigned a, b, c, d;
+
+	__cpuid(0, a, b, c, d);
+	(void)a;
+	return b == 0x68747541 && d == 0x69746e65 && c == 0x444d4163;
+}
+
+/* Decoded as this CPU executes them. */
+static void test_host_encodings(void)
+{
+	struct dec_insn in;
+	uint8_t jmp16[] = { 0x66, 0xe9, 0x10, 0x00, 0x00, 0x00 };
+
+	/* 0F 1A/1B: MPX is off (XCR0), so these are hint NOPs */
+	DEC(in, 0x0f, 0x1b, 0x04, 0x24); /* bndstx [rsp], bnd0 / nop */
+	CU_ASSERT_EQUAL(in.cls, DEC_NO_DATA);
+	CU_ASSERT_EQUAL(in.nmem, 0);
+	DEC(in, 0x0f, 0x1a, 0x73, 0xb6); /* bnd6 would be #UD with MPX */
+	CU_ASSERT_EQUAL(in.cls, DEC_NO_DATA);
+	/* jmp with 66: rel16 and a 16-bit ip on AMD, ignored on Intel */
+	CU_ASSERT_EQUAL_FATAL(dec_decode(jmp16, sizeof(jmp16), PC, &in), 0);
+	CU_ASSERT_EQUAL(in.flow, DEC_FLOW_JMP);
+	if (host_is_amd()) {
+		CU_ASSERT_EQUAL(in.len, 4);
+		CU_ASSERT_EQUAL(in.target, (PC + 4 + 0x10) & 0xffff);
+	} else {
+		CU_ASSERT_EQUAL(in.len, 6);
+		CU_ASSERT_EQUAL(in.target, PC + 6 + 0x10);
+	}
+	DEC(in, 0xf2, 0xa5); /* repne movsd: repeats like rep */
+	CU_ASSERT_EQUAL(in.cls, DEC_REP_STRING);
+	CU_ASSERT_TRUE(in.rep);
+	/* fs wins over a later ds/ss prefix (those are null in 64-bit) */
+	DEC(in, 0x64, 0x36, 0x8b, 0x07);
+	CU_ASSERT_EQUAL(in.mem[0].seg, DEC_SEG_FS);
+}
+
 static void test_check(void)
 {
 	struct dec_insn in;
@@ -918,6 +961,7 @@ static CU_TestInfo tests[] = {
 	{ "dcache", test_dcache },
 	{ "dcache many", test_dcache_many },
 	{ "dec_check", test_check },
+	{ "host encodings", test_host_encodings },
 	CU_TEST_INFO_NULL,
 };
 

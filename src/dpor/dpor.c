@@ -1,0 +1,651 @@
+/* dpor.c — Source-DPOR with sleep sets over the events of re-executed
+ * schedules (see dpor.h for the model). */
+#include "dpor/dpor.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracer/log.h"
+
+#define MAXT TR_MAX_THREADS
+#define BIG_ACCESS 4096 /* larger accesses are not indexed by granule */
+
+struct vc {
+	uint32_t c[MAXT];
+};
+
+struct sleeper {
+	int tid;
+	bool done; /* explored here (else: asleep on entry) */
+	struct tr_event ev;
+};
+
+struct node {
+	uint64_t enabled, backtrack, done;
+	struct sleeper *sleep; /* entry sleep set, then explored threads */
+	int nsleep, capsleep;
+	int chosen;
+	bool executed;
+	struct tr_event ev;
+	uint32_t idx; /* 1-based index of the event in its thread */
+	struct vc clock;
+};
+
+/* granule -> events that accessed it, newest first */
+struct gindex {
+	uint64_t *key; /* granule + 1, 0 = empty */
+	int32_t *head;
+	size_t cap, n;
+	int32_t *enode, *enext;
+	size_t nent, capent;
+};
+
+struct dpor {
+	bool exhaustive;
+	long bound;
+	struct node *nodes;
+	unsigned n, cap;   /* nodes[0..n) exist */
+	unsigned target;   /* first node whose choice is not replayed */
+	/* derived from the events of the current execution */
+	struct vc last[MAXT], incoming[MAXT];
+	uint32_t count[MAXT];
+	int32_t lastev[MAXT]; /* node of each thread's last event, -1 */
+	struct gindex gi;
+	unsigned *big;        /* nodes with a big access */
+	unsigned nbig, capbig;
+	unsigned *stamp;      /* dedupe of candidates, per node: the visit */
+	unsigned visit;       /* of the current candidates() call */
+	unsigned *cand;
+	unsigned capstamp;
+};
+
+struct dpor *dpor_new(bool exhaustive, long preemption_bound)
+{
+	struct dpor *d = calloc(1, sizeof *d);
+
+	if (!d)
+		return NULL;
+	d->exhaustive = exhaustive;
+	d->bound = preemption_bound;
+	dpor_reset(d);
+	return d;
+}
+
+static void gi_clear(struct gindex *g)
+{
+	if (g->key)
+		memset(g->key, 0, g->cap * sizeof *g->key);
+	g->n = 0;
+	g->nent = 0;
+}
+
+static void derived_reset(struct dpor *d)
+{
+	memset(d->last, 0, sizeof d->last);
+	memset(d->incoming, 0, sizeof d->incoming);
+	memset(d->count, 0, sizeof d->count);
+	for (int i = 0; i < MAXT; i++)
+		d->lastev[i] = -1;
+	gi_clear(&d->gi);
+	d->nbig = 0;
+}
+
+void dpor_reset(struct dpor *d)
+{
+	for (unsigned i = 0; i < d->n; i++)
+		free(d->nodes[i].sleep);
+	d->n = 0;
+	d->target = 0;
+	derived_reset(d);
+}
+
+void dpor_free(struct dpor *d)
+{
+	if (!d)
+		return;
+	dpor_reset(d);
+	free(d->nodes);
+	free(d->gi.key);
+	free(d->gi.head);
+	free(d->gi.enode);
+	free(d->gi.enext);
+	free(d->big);
+	free(d->stamp);
+	free(d->cand);
+	free(d);
+}
+
+/* ---- vector clocks ---- */
+
+static void vc_join(struct vc *a, const struct vc *b)
+{
+	for (int i = 0; i < MAXT; i++)
+		if (b->c[i] > a->c[i])
+			a->c[i] = b->c[i];
+}
+
+/* Does event node a happen before the event whose clock is c? */
+static bool hb(const struct dpor *d, unsigned a, const struct vc *c)
+{
+	const struct node *na = &d->nodes[a];
+
+	return c->c[na->ev.tid] >= na->idx;
+}
+
+/* ---- conflicts ---- */
+
+static bool acc_conflict(const struct dec_access *a, const struct dec_access *b)
+{
+	if (!((a->rw | b->rw) & DEC_WRITE))
+		return false;
+	return a->addr < b->addr + b->size && b->addr < a->addr + a->size;
+}
+
+static bool ev_conflict(const struct tr_event *a, const struct tr_event *b)
+{
+	if (a->tid == b->tid)
+		return true;
+	if (a->kind == EV_END || b->kind == EV_END)
+		return true;
+	for (int i = 0; i < a->nacc; i++)
+		for (int j = 0; j < b->nacc; j++)
+			if (acc_conflict(&a->acc[i], &b->acc[j]))
+				return true;
+	return false;
+}
+
+/* ---- granule index ---- */
+
+static size_t gi_slot(const struct gindex *g, uint64_t gran)
+{
+	size_t i = (size_t)((gran * 0x9e3779b97f4a7c15ull) >> 13) & (g->cap - 1);
+
+	while (g->key[i] && g->key[i] != gran + 1)
+		i = (i + 1) & (g->cap - 1);
+	return i;
+}
+
+static int gi_grow(struct gindex *g)
+{
+	struct gindex n = *g;
+
+	n.cap = g->cap ? 2 * g->cap : 4096;
+	n.key = calloc(n.cap, sizeof *n.key);
+	n.head = malloc(n.cap * sizeof *n.head);
+	if (!n.key || !n.head) {
+		free(n.key);
+		free(n.head);
+		return -1;
+	}
+	for (size_t i = 0; i < g->cap; i++) {
+		if (!g->key[i])
+			continue;
+		size_t s = gi_slot(&n, g->key[i] - 1);
+		n.key[s] = g->key[i];
+		n.head[s] = g->head[i];
+	}
+	free(g->key);
+	free(g->head);
+	*g = n;
+	return 0;
+}
+
+static int gi_add(struct gindex *g, uint64_t gran, unsigned node)
+{
+	size_t s;
+
+	if (2 * (g->n + 1) > g->cap && gi_grow(g) < 0)
+		return -1;
+	if (g->nent == g->capent) {
+		size_t cap = g->capent ? 2 * g->capent : 4096;
+		int32_t *a = realloc(g->enode, cap * sizeof *a);
+		if (!a)
+			return -1;
+		g->enode = a;
+		a = realloc(g->enext, cap * sizeof *a);
+		if (!a)
+			return -1;
+		g->enext = a;
+		g->capent = cap;
+	}
+	s = gi_slot(g, gran);
+	if (!g->key[s]) {
+		g->key[s] = gran + 1;
+		g->head[s] = -1;
+		g->n++;
+	}
+	g->enode[g->nent] = (int32_t)node;
+	g->enext[g->nent] = g->head[s];
+	g->head[s] = (int32_t)g->nent++;
+	return 0;
+}
+
+static int32_t gi_head(const struct gindex *g, uint64_t gran)
+{
+	if (!g->cap)
+		return -1;
+	size_t s = gi_slot(g, gran);
+	return g->key[s] ? g->head[s] : -1;
+}
+
+static int ensure_scratch(struct dpor *d, unsigned n)
+{
+	if (n <= d->capstamp)
+		return 0;
+	unsigned cap = d->capstamp ? 2 * d->capstamp : 1024;
+	while (cap < n)
+		cap *= 2;
+	unsigned *s = realloc(d->stamp, cap * sizeof *s);
+	if (!s)
+		return -1;
+	d->stamp = s;
+	memset(d->stamp + d->capstamp, 0xff,
+	       (cap - d->capstamp) * sizeof *s);
+	s = realloc(d->cand, cap * sizeof *s);
+	if (!s)
+		return -1;
+	d->cand = s;
+	d->capstamp = cap;
+	return 0;
+}
+
+static void consider(struct dpor *d, unsigned i, unsigned j, unsigned *nc)
+{
+	const struct tr_event *a = &d->nodes[i].ev, *b = &d->nodes[j].ev;
+
+	if (d->stamp[i] == d->visit || a->tid == b->tid)
+		return;
+	d->stamp[i] = d->visit;
+	if (ev_conflict(a, b))
+		d->cand[(*nc)++] = i;
+}
+
+static int cmp_desc(const void *x, const void *y)
+{
+	unsigned a = *(const unsigned *)x, b = *(const unsigned *)y;
+
+	return a < b ? 1 : a > b ? -1 : 0;
+}
+
+/* Earlier events of other threads that conflict with event j, newest
+ * first. */
+static unsigned candidates(struct dpor *d, unsigned j)
+{
+	const struct tr_event *ev = &d->nodes[j].ev;
+	unsigned nc = 0;
+
+	if (++d->visit == 0) { /* wrapped: forget every stamp */
+		memset(d->stamp, 0xff, d->capstamp * sizeof *d->stamp);
+		d->visit = 1;
+	}
+	if (ev->kind == EV_END) {
+		for (int t = 0; t < MAXT; t++)
+			if (d->lastev[t] >= 0 && t != ev->tid)
+				consider(d, (unsigned)d->lastev[t], j, &nc);
+	}
+	for (int k = 0; k < ev->nacc; k++) {
+		const struct dec_access *a = &ev->acc[k];
+		if (a->size > BIG_ACCESS) {
+			for (unsigned i = 0; i < j; i++)
+				consider(d, i, j, &nc);
+			continue;
+		}
+		uint64_t last = a->size ? a->addr + a->size - 1 : a->addr;
+		for (uint64_t g = a->addr >> 3; g <= last >> 3; g++)
+			for (int32_t e = gi_head(&d->gi, g); e >= 0;
+			     e = d->gi.enext[e])
+				consider(d, (unsigned)d->gi.enode[e], j, &nc);
+	}
+	for (unsigned b = 0; b < d->nbig; b++)
+		consider(d, d->big[b], j, &nc);
+	for (int t = 0; t < MAXT; t++) /* process-ending events */
+		if (d->lastev[t] >= 0 &&
+		    d->nodes[d->lastev[t]].ev.kind == EV_END)
+			consider(d, (unsigned)d->lastev[t], j, &nc);
+	qsort(d->cand, nc, sizeof *d->cand, cmp_desc);
+	return nc;
+}
+
+static int index_event(struct dpor *d, unsigned j)
+{
+	const struct tr_event *ev = &d->nodes[j].ev;
+
+	for (int k = 0; k < ev->nacc; k++) {
+		const struct dec_access *a = &ev->acc[k];
+		if (a->size > BIG_ACCESS) {
+			if (d->nbig == d->capbig) {
+				unsigned cap = d->capbig ? 2 * d->capbig : 16;
+				unsigned *b = realloc(d->big, cap * sizeof *b);
+				if (!b)
+					return -1;
+				d->big = b;
+				d->capbig = cap;
+			}
+			d->big[d->nbig++] = j;
+			continue;
+		}
+		uint64_t last = a->size ? a->addr + a->size - 1 : a->addr;
+		for (uint64_t g = a->addr >> 3; g <= last >> 3; g++)
+			if (gi_add(&d->gi, g, j) < 0)
+				return -1;
+	}
+	return 0;
+}
+
+/* ---- Source-DPOR: races and backtrack sets ---- */
+
+/* Initials of v = notdep(i).j (Alg. 1 lines 6-8): threads whose first
+ * event in v has no happens-before predecessor in v.  If any event of
+ * thread r in v precedes f, r's first event in v does (program order), so
+ * comparing with each thread's first event in v suffices. */
+static uint64_t initials(const struct dpor *d, unsigned i, unsigned j)
+{
+	int32_t first[MAXT];
+	uint64_t seen = 0, init = 0;
+
+	for (unsigned k = i + 1; k <= j; k++) {
+		const struct node *nk = &d->nodes[k];
+		int q = nk->ev.tid;
+		if (k < j && hb(d, i, &nk->clock))
+			continue; /* not in notdep(i) */
+		if (seen & (1ull << q))
+			continue;
+		bool minimal = true;
+		for (uint64_t m = seen; m && minimal; m &= m - 1)
+			if (hb(d, (unsigned)first[__builtin_ctzll(m)],
+			       &nk->clock))
+				minimal = false;
+		seen |= 1ull << q;
+		first[q] = (int32_t)k;
+		if (minimal)
+			init |= 1ull << q;
+	}
+	return init;
+}
+
+static void race(struct dpor *d, unsigned i, unsigned j)
+{
+	struct node *ni = &d->nodes[i];
+	uint64_t init = initials(d, i, j) & ni->enabled;
+	int p = d->nodes[j].ev.tid;
+
+	pr_debug("race %u(T%d %#lx) - %u(T%d %#lx)", i, ni->ev.tid,
+		 (unsigned long)ni->ev.pc, j, p,
+		 (unsigned long)d->nodes[j].ev.pc);
+	if (d->exhaustive || (init & ni->backtrack))
+		return;
+	if (init == 0) {
+		/* no initial is enabled there: be conservative */
+		ni->backtrack |= ni->enabled;
+		return;
+	}
+	if (init & (1ull << p))
+		ni->backtrack |= 1ull << p;
+	else
+		ni->backtrack |= init & -init;
+}
+
+/* Clock of event j, its races, and the edges it creates. */
+static int analyse(struct dpor *d, unsigned j)
+{
+	struct node *nj = &d->nodes[j];
+	const struct tr_event *ev = &nj->ev;
+	int p = ev->tid;
+	struct vc c = d->last[p];
+	unsigned nc, nr = 0;
+
+	vc_join(&c, &d->incoming[p]);
+	memset(&d->incoming[p], 0, sizeof d->incoming[p]);
+	if (ensure_scratch(d, j + 1) < 0)
+		return -1;
+	nc = candidates(d, j);
+	/* newest first: an older event ordered through a newer one is no
+	 * race (it is in the clock already) */
+	for (unsigned k = 0; k < nc; k++) {
+		unsigned i = d->cand[k];
+		if (!hb(d, i, &c))
+			d->cand[nr++] = i; /* a race; keep for later */
+		vc_join(&c, &d->nodes[i].clock);
+	}
+	nj->idx = ++d->count[p];
+	c.c[p] = nj->idx;
+	nj->clock = c;
+	d->last[p] = c;
+	d->lastev[p] = (int32_t)j;
+	if (ev->kind == EV_SPAWN && ev->child > 0 && ev->child < MAXT)
+		vc_join(&d->incoming[ev->child], &c);
+	for (int w = 0; w < MAXT; w++)
+		if (ev->woke & (1ull << w))
+			vc_join(&d->incoming[w], &c);
+	for (unsigned k = 0; k < nr; k++)
+		race(d, d->cand[k], j);
+	return index_event(d, j);
+}
+
+/* ---- the tree ---- */
+
+static bool asleep(const struct node *n, int tid)
+{
+	for (int i = 0; i < n->nsleep; i++)
+		if (n->sleep[i].tid == tid)
+			return true;
+	return false;
+}
+
+static uint64_t sleep_mask(const struct node *n)
+{
+	uint64_t m = 0;
+
+	for (int i = 0; i < n->nsleep; i++)
+		m |= 1ull << n->sleep[i].tid;
+	return m;
+}
+
+static int add_sleeper(struct node *n, int tid, bool done,
+		       const struct tr_event *ev)
+{
+	if (asleep(n, tid))
+		return 0;
+	if (n->nsleep == n->capsleep) {
+		int cap = n->capsleep ? 2 * n->capsleep : 4;
+		struct sleeper *s = realloc(n->sleep, (size_t)cap * sizeof *s);
+		if (!s)
+			return -1;
+		n->sleep = s;
+		n->capsleep = cap;
+	}
+	n->sleep[n->nsleep++] = (struct sleeper){ tid, done, *ev };
+	return 0;
+}
+
+static struct node *new_node(struct dpor *d)
+{
+	if (d->n == d->cap) {
+		unsigned cap = d->cap ? 2 * d->cap : 1024;
+		struct node *n = realloc(d->nodes, cap * sizeof *n);
+		if (!n)
+			return NULL;
+		d->nodes = n;
+		d->cap = cap;
+	}
+	struct node *n = &d->nodes[d->n++];
+	memset(n, 0, sizeof *n);
+	n->chosen = -1;
+	return n;
+}
+
+/* Sleep set on entry of the node after prev (Alg. 1 line 9): the
+ * sleepers of prev whose next event is independent of prev's event. */
+static int inherit_sleep(struct node *n, const struct node *prev)
+{
+	for (int i = 0; i < prev->nsleep; i++) {
+		const struct sleeper *s = &prev->sleep[i];
+		if (s->tid == prev->chosen || ev_conflict(&s->ev, &prev->ev))
+			continue;
+		if (add_sleeper(n, s->tid, false, &s->ev) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int dpor_choose(struct dpor *d, unsigned k, uint64_t enabled, int prefer)
+{
+	struct node *n;
+	uint64_t cand;
+
+	if (k < d->n) { /* replayed prefix, or the branch to take */
+		n = &d->nodes[k];
+		if (!(enabled & (1ull << n->chosen)))
+			return -2;
+		return n->chosen;
+	}
+	if (k != d->n)
+		return -2;
+	n = new_node(d);
+	if (!n)
+		return -2;
+	n->enabled = enabled;
+	if (!d->exhaustive && k > 0 &&
+	    inherit_sleep(n, &d->nodes[k - 1]) < 0)
+		return -2;
+	cand = enabled & ~sleep_mask(n);
+	if (!cand)
+		return -1; /* sleep-set blocked */
+	n->chosen = (prefer >= 0 && (cand & (1ull << prefer)))
+			    ? prefer
+			    : __builtin_ctzll(cand);
+	n->backtrack = d->exhaustive ? enabled : 1ull << n->chosen;
+	return n->chosen;
+}
+
+void dpor_retract(struct dpor *d, unsigned k)
+{
+	if (k + 1 == d->n && k >= d->target && !d->nodes[k].executed) {
+		free(d->nodes[k].sleep);
+		d->n--;
+	}
+}
+
+static bool same_event(const struct tr_event *a, const struct tr_event *b)
+{
+	return a->tid == b->tid && a->pc == b->pc && a->kind == b->kind &&
+	       a->nacc == b->nacc &&
+	       (a->nacc == 0 || a->acc[0].addr == b->acc[0].addr);
+}
+
+int dpor_executed(struct dpor *d, unsigned k, const struct tr_event *ev)
+{
+	struct node *n;
+
+	if (k >= d->n)
+		return -1;
+	n = &d->nodes[k];
+	if (k < d->target && n->executed && !same_event(&n->ev, ev)) {
+		pr_debug("replay diverged at event %u", k);
+		return -2;
+	}
+	n->ev = *ev;
+	n->executed = true;
+	return analyse(d, k);
+}
+
+bool dpor_next(struct dpor *d)
+{
+	while (d->n > 0) {
+		unsigned k = d->n - 1;
+		struct node *n = &d->nodes[k];
+		if (n->executed) {
+			n->done |= 1ull << n->chosen;
+			if (!d->exhaustive)
+				add_sleeper(n, n->chosen, true, &n->ev);
+		}
+		uint64_t cand = n->backtrack & n->enabled & ~n->done;
+		if (!d->exhaustive)
+			cand &= ~sleep_mask(n);
+		if (cand) {
+			n->chosen = __builtin_ctzll(cand);
+			n->executed = false;
+			d->target = k;
+			derived_reset(d);
+			return true;
+		}
+		free(n->sleep);
+		d->n--;
+	}
+	d->target = 0;
+	return false;
+}
+
+unsigned dpor_length(const struct dpor *d)
+{
+	unsigned n = d->n;
+
+	while (n > 0 && !d->nodes[n - 1].executed)
+		n--;
+	return n;
+}
+
+int dpor_thread_at(const struct dpor *d, unsigned k)
+{
+	return k < d->n ? d->nodes[k].chosen : -1;
+}
+
+int dpor_preemptions(const struct dpor *d)
+{
+	int p = 0;
+
+	for (unsigned k = 1; k < d->n && d->nodes[k].executed; k++) {
+		int prev = d->nodes[k - 1].chosen;
+		if (d->nodes[k].chosen != prev &&
+		    (d->nodes[k].enabled & (1ull << prev)))
+			p++;
+	}
+	return p;
+}
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdull;
+}
+
+uint64_t dpor_trace_hash(const struct dpor *d)
+{
+	uint64_t sum = 0;
+
+	if (log_verbose > 2)
+		for (unsigned k = 0; k < d->n && d->nodes[k].executed; k++) {
+			const struct node *n = &d->nodes[k];
+			fprintf(stderr, "  ev%u T%d#%u %s woke=%lx clock", k,
+				n->ev.tid, n->idx, ev_kind_name(n->ev.kind),
+				(unsigned long)n->ev.woke);
+			for (int t = 0; t < 4; t++)
+				fprintf(stderr, " %u", n->clock.c[t]);
+			fputc('\n', stderr);
+		}
+	/* a sum of per-event hashes: independent of the interleaving;
+	 * each event's clock is its set of happens-before predecessors */
+	for (unsigned k = 0; k < d->n && d->nodes[k].executed; k++) {
+		const struct node *n = &d->nodes[k];
+		uint64_t h = mix(mix(n->ev.tid, n->idx), n->ev.pc);
+		for (int t = 0; t < MAXT; t++)
+			if (n->clock.c[t])
+				h = mix(h, ((uint64_t)t << 32) | n->clock.c[t]);
+		sum += h;
+	}
+	return sum;
+}
+
+int dpor_check(const struct dpor *d)
+{
+	for (unsigned k = 0; k < d->n; k++) {
+		const struct node *n = &d->nodes[k];
+		if (n->chosen < 0 || !(n->enabled & (1ull << n->chosen)))
+			return -1;
+		if ((n->done & ~n->enabled) != 0)
+			return -1;
+		if (n->executed && n->ev.tid != n->chosen)
+			return -1;
+	}
+	return 0;
+}

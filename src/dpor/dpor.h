@@ -1,0 +1,74 @@
+/* dpor.h — the exploration tree of Source-DPOR with sleep sets (Abdulla,
+ * Aronis, Jonsson, Sagonas, "Optimal Dynamic Partial Order Reduction",
+ * POPL 2014, Algorithm 1), and of the exhaustive strategy (every
+ * interleaving, no reduction: the oracle the tests compare DPOR with).
+ *
+ * The explorer runs one execution at a time.  At every scheduling point k
+ * it asks dpor_choose() which thread performs the k-th event, and reports
+ * the event with dpor_executed().  When the execution is over,
+ * dpor_next() picks the next branch (the deepest node whose backtrack set
+ * holds a thread not yet explored and not asleep) and the explorer starts
+ * a new execution, which replays the schedule prefix up to that node.
+ *
+ * Happens-before: vector clocks over the events of the current
+ * execution.  Event j of thread p is ordered after p's previous event
+ * (program order), after the event that spawned p, after the event that
+ * woke p (futex wake, exit waking a joiner) and after every earlier event
+ * it conflicts with.  Two events of different threads conflict when their
+ * access sets overlap with at least one write (futex words, the output of
+ * an fd, "the kernel" are locations too), or when one of them ends the
+ * process.  A race is a pair (i, j) of conflicting events of different
+ * threads with no happens-before path from i to j other than their
+ * conflict; for each race, Source-DPOR (Alg. 1, lines 4-8) makes sure that
+ * some initial of notdep(i).j is in the backtrack set at i's node.
+ */
+#ifndef X86SMC_DPOR_H
+#define X86SMC_DPOR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "tracer/tracer.h"
+
+struct dpor;
+
+struct dpor *dpor_new(bool exhaustive, long preemption_bound);
+void dpor_free(struct dpor *d);
+
+/* Thread to run at scheduling point k, given the runnable threads;
+ * prefer: the current thread (the default policy keeps it).  Returns -1
+ * when every runnable thread is asleep (a sleep-set-blocked execution:
+ * abandon it), -2 when the replayed prefix does not fit (the target is
+ * not deterministic). */
+int dpor_choose(struct dpor *d, unsigned k, uint64_t enabled, int prefer);
+
+/* Undo dpor_choose(k) when the chosen thread performed no event (it
+ * blocked while running natively). */
+void dpor_retract(struct dpor *d, unsigned k);
+
+/* The event performed at point k (by the thread dpor_choose returned). */
+int dpor_executed(struct dpor *d, unsigned k, const struct tr_event *ev);
+
+/* After an execution (complete or abandoned): prepare the next one.
+ * Returns false when the exploration is complete. */
+bool dpor_next(struct dpor *d);
+
+/* Forget the tree (the set of events changed): start over. */
+void dpor_reset(struct dpor *d);
+
+/* The thread chosen at each point of the current execution. */
+unsigned dpor_length(const struct dpor *d);
+int dpor_thread_at(const struct dpor *d, unsigned k);
+/* Preemptions in the current execution: switches away from a thread that
+ * could have continued. */
+int dpor_preemptions(const struct dpor *d);
+
+/* A hash of the current execution's happens-before (its Mazurkiewicz
+ * trace): equal for executions that differ only in the order of
+ * independent events. */
+uint64_t dpor_trace_hash(const struct dpor *d);
+
+/* Invariant checker (debug builds, --sanity). */
+int dpor_check(const struct dpor *d);
+
+#endif
