@@ -2,7 +2,9 @@
 # bench, deps, samples, format, clean.
 CC      ?= cc
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -Isrc
+# Flags every build needs (kept apart from CFLAGS, which `make debug` and
+# users override on the command line).
+XFLAGS  := -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -Isrc
 LDLIBS  := -lZydis -lcapstone -lelf -ldwarf -lz
 BUILD   ?= build
 SANFLAGS :=
@@ -23,16 +25,16 @@ SAMPLECFLAGS := -g -pthread -Wall -Wno-unused-result -fno-inline-functions-calle
 all: deps x86smc
 
 x86smc: $(OBJS)
-	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(XFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CFLAGS) $(XFLAGS) $(SANFLAGS) -MMD -MP -c -o $@ $<
 
 -include $(OBJS:.o=.d) $(UNITOBJ:.o=.d)
 
 $(BUILD)/unit-tests: $(UNITOBJ) $(LIBOBJS)
-	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS) -lcunit
+	$(CC) $(CFLAGS) $(XFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS) -lcunit
 
 samples: $(SAMPLEBIN)
 $(BUILD)/samples/%-O0: samples/%.c samples/common.h
@@ -62,7 +64,7 @@ debug:
 		SANFLAGS="-fsanitize=address,undefined" x86smc-debug
 
 x86smc-debug: $(OBJS)
-	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(XFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS)
 
 bench: deps x86smc samples
 	sh tests/bench/run.sh
@@ -76,4 +78,4 @@ clean:
 # Differential decoder test (Zydis vs Capstone) over system libraries.
 $(BUILD)/decode-diff: tests/decode/diff.c $(LIBOBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(XFLAGS) -o $@ $^ $(LDLIBS)

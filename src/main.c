@@ -54,7 +54,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "x86smc: %s\n", err);
 		return r < 0 ? 2 : 0;
 	}
-	if (o.model != MODEL_SC || o.jobs != 1 ||
+	if (o.model == MODEL_PSO || o.jobs != 1 ||
 	    o.strategy == STRAT_ICB || o.strategy == STRAT_RANDOM) {
 		fprintf(stderr, "x86smc: --model %s / --strategy %s / --jobs "
 				"are not implemented yet\n",

@@ -26,8 +26,8 @@ const char *strategy_name(enum strategy s)
 void opts_usage(void)
 {
 	puts("usage: x86smc [options] [--] PROGRAM [ARGS...]\n"
-	     "  --model sc|tso|pso          memory model (default: sc until "
-	     "TSO lands)\n"
+	     "  --model sc|tso|pso          memory model (default tso; pso: "
+	     "not implemented yet)\n"
 	     "  --strategy dpor|exhaustive|icb|random\n"
 	     "  --preemptions N             preemption bound\n"
 	     "  --max-executions N  --timeout SECONDS\n"
@@ -169,7 +169,7 @@ int opts_parse(int argc, char **argv, struct options *o, char *err,
 	int c;
 
 	memset(o, 0, sizeof *o);
-	o->model = MODEL_SC;
+	o->model = MODEL_TSO;
 	o->strategy = STRAT_DEFAULT;
 	o->preemptions = -1;
 	o->jobs = 1;

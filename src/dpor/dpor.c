@@ -48,6 +48,11 @@ struct dpor {
 	unsigned target;   /* first node whose choice is not replayed */
 	/* derived from the events of the current execution */
 	struct vc last[MAXT], incoming[MAXT];
+	struct vc last_update[TR_AUX_BASE]; /* TSO: of each thread's buffer */
+	struct vcq {                        /* TSO: clocks of the buffered */
+		struct vc *q;               /* stores, oldest first: the   */
+		size_t head, n, cap;        /* k-th update follows only the */
+	} pend[TR_AUX_BASE];                /* k-th store                  */
 	uint32_t count[MAXT];
 	int32_t lastev[MAXT]; /* node of each thread's last event, -1 */
 	struct gindex gi;
@@ -83,6 +88,9 @@ static void derived_reset(struct dpor *d)
 {
 	memset(d->last, 0, sizeof d->last);
 	memset(d->incoming, 0, sizeof d->incoming);
+	memset(d->last_update, 0, sizeof d->last_update);
+	for (int i = 0; i < TR_AUX_BASE; i++)
+		d->pend[i].head = d->pend[i].n = 0;
 	memset(d->count, 0, sizeof d->count);
 	for (int i = 0; i < MAXT; i++)
 		d->lastev[i] = -1;
@@ -112,6 +120,8 @@ void dpor_free(struct dpor *d)
 	free(d->big);
 	free(d->stamp);
 	free(d->cand);
+	for (int i = 0; i < TR_AUX_BASE; i++)
+		free(d->pend[i].q);
 	free(d);
 }
 
@@ -385,6 +395,36 @@ static void race(struct dpor *d, unsigned i, unsigned j)
 		ni->backtrack |= init & -init;
 }
 
+static int vcq_push(struct vcq *q, const struct vc *c)
+{
+	if (q->n == q->cap) {
+		size_t cap = q->cap ? 2 * q->cap : 8;
+		struct vc *n = malloc(cap * sizeof *n);
+		if (!n)
+			return -1;
+		for (size_t i = 0; i < q->n; i++)
+			n[i] = q->q[(q->head + i) % q->cap];
+		free(q->q);
+		q->q = n;
+		q->cap = cap;
+		q->head = 0;
+	}
+	q->q[(q->head + q->n++) % q->cap] = *c;
+	return 0;
+}
+
+static const struct vc *vcq_pop(struct vcq *q)
+{
+	const struct vc *c;
+
+	if (!q->n)
+		return NULL;
+	c = &q->q[q->head];
+	q->head = (q->head + 1) % q->cap;
+	q->n--;
+	return c;
+}
+
 /* Clock of event j, its races, and the edges it creates. */
 static int analyse(struct dpor *d, unsigned j)
 {
@@ -396,6 +436,15 @@ static int analyse(struct dpor *d, unsigned j)
 
 	vc_join(&c, &d->incoming[p]);
 	memset(&d->incoming[p], 0, sizeof d->incoming[p]);
+	/* TSO: an event that waits for an empty buffer comes after the
+	 * update that emptied it; an update comes after its own store */
+	if (p < TR_AUX_BASE && ev_needs_drain(ev))
+		vc_join(&c, &d->last_update[p]);
+	if (ev->kind == EV_UPDATE && p >= TR_AUX_BASE) {
+		const struct vc *st = vcq_pop(&d->pend[p - TR_AUX_BASE]);
+		if (st)
+			vc_join(&c, st);
+	}
 	if (ensure_scratch(d, j + 1) < 0)
 		return -1;
 	nc = candidates(d, j);
@@ -414,6 +463,11 @@ static int analyse(struct dpor *d, unsigned j)
 	d->lastev[p] = (int32_t)j;
 	if (ev->kind == EV_SPAWN && ev->child > 0 && ev->child < MAXT)
 		vc_join(&d->incoming[ev->child], &c);
+	for (int k = 0; k < ev->buffered && p < TR_AUX_BASE; k++)
+		if (vcq_push(&d->pend[p], &c) < 0)
+			return -1;
+	if (ev->kind == EV_UPDATE && p >= TR_AUX_BASE)
+		d->last_update[p - TR_AUX_BASE] = c;
 	for (int w = 0; w < MAXT; w++)
 		if (ev->woke & (1ull << w))
 			vc_join(&d->incoming[w], &c);

@@ -316,10 +316,19 @@ static uint64_t runnable(struct explorer *x)
 {
 	uint64_t m = 0;
 
-	for (int i = 0; i < tracer_nthreads(x->t) && !tracer_ended(x->t); i++)
-		if (tracer_status(x->t, i) == TS_RUNNABLE &&
-		    tracer_thread(x->t, i)->status == TS_RUNNABLE)
-			m |= 1ull << i;
+	for (int i = 0; i < tracer_nthreads(x->t) && !tracer_ended(x->t); i++) {
+		bool buffered = tracer_buffered(x->t, i);
+		if (buffered) /* its update thread can flush */
+			m |= 1ull << (TR_AUX_BASE + i);
+		if (tracer_status(x->t, i) != TS_RUNNABLE)
+			continue;
+		const struct tr_thread_info *ti = tracer_thread(x->t, i);
+		if (ti->status != TS_RUNNABLE)
+			continue;
+		if (buffered && ev_needs_drain(&ti->pending))
+			continue; /* waits for its buffer to drain */
+		m |= 1ull << i;
+	}
 	return tracer_ended(x->t) ? 0 : m;
 }
 
@@ -392,8 +401,12 @@ static enum exec_result step_loop(struct explorer *x)
 			return EXEC_BLOCKED;
 		if (tid < 0)
 			return EXEC_FAILED;
-		x->cur = tid;
-		tracer_step(x->t, tid, &ev);
+		if (tid >= TR_AUX_BASE) {
+			tracer_flush(x->t, tid - TR_AUX_BASE, &ev);
+		} else {
+			x->cur = tid;
+			tracer_step(x->t, tid, &ev);
+		}
 		if (ev.kind == EV_NONE) { /* it blocked before any event */
 			dpor_retract(x->dpor, k);
 			continue;
@@ -443,7 +456,8 @@ static void note_hash(struct explorer *x)
 static int begin(struct explorer *x)
 {
 	struct tracer_opts to = { .cpu = -1, .max_steps = x->o->max_steps,
-				  .escapes = &x->escapes };
+				  .escapes = &x->escapes,
+				  .tso = x->o->model == MODEL_TSO };
 
 	if (x->t && x->snapshots)
 		return tracer_restore(x->t);

@@ -96,6 +96,8 @@ int tracer_snapshot(struct tracer *t, uint64_t syscall_fn)
 		proc_kill(&s->proc);
 		goto fail;
 	}
+	for (int i = 0; i < t->nthreads; i++)
+		s->th[i].sb = (struct sb){ 0 }; /* empty when control starts */
 	s->nthreads = t->nthreads;
 	s->cur = t->cur;
 	s->native = t->native;
@@ -121,6 +123,8 @@ int tracer_restore(struct tracer *t)
 	pid = proc_fork(&s->proc, s->syscall_pc);
 	if (pid < 0 || proc_attach_pid(&t->proc, pid) < 0)
 		return -1;
+	for (int i = 0; i < t->nthreads; i++)
+		sb_free(&t->th[i].sb); /* the snapshot's buffers are empty */
 	if (copy_threads(t->th, s->th, s->nthreads, t->proc.xsize) < 0 ||
 	    copy_output(t->out, s->out) < 0)
 		return -1;

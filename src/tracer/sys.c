@@ -493,6 +493,26 @@ int sys_perform(struct tracer *t, struct lthread *th, struct tr_event *ev)
 	return 0;
 }
 
+/* One live thread signalling itself (abort's raise): with the real pid
+ * for the virtual ids, the kernel can deliver it as usual; the signal
+ * mask, untraced in native mode, is then the kernel's business. */
+static bool self_signal(struct tracer *t, struct lthread *th, long nr)
+{
+	struct user_regs_struct *r = &th->regs;
+	long me = th->info.os_tid, real = t->proc.pid;
+
+	if (nr == SYS_tgkill && (long)r->rdi == t->vpid && (long)r->rsi == me)
+		r->rdi = r->rsi = (unsigned long)real;
+	else if (nr == SYS_tkill && (long)r->rdi == me)
+		r->rdi = (unsigned long)real;
+	else if (nr == SYS_kill && ((long)r->rdi == t->vpid || r->rdi == 0))
+		r->rdi = (unsigned long)real;
+	else
+		return false;
+	t->regs_dirty = true;
+	return tr_sync_regs(t) == 0;
+}
+
 /* A seccomp stop while one thread runs free (t->native): emulate the
  * syscalls the filter traces, for the current thread.  Returns 0 to let it
  * run on, 1 when it must stop (the execution ended or the thread blocked),
@@ -511,6 +531,8 @@ int sys_at_seccomp(struct tracer *t)
 	nr = (long)th->regs.orig_rax;
 	if (!emulated(row(nr), (long[6]){ (long)th->regs.rdi }))
 		return 0; /* e.g. write to a file: the kernel does it */
+	if (t->native && self_signal(t, th, nr))
+		return 0; /* the kernel delivers it, honouring the real mask */
 	if (nr == SYS_clone && proc_getsigmask(&t->proc, &th->sigmask) < 0)
 		return -1;
 	if (nr == SYS_clone && th->region == RG_NONE)

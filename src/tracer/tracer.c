@@ -20,6 +20,7 @@
 
 #include "tracer/log.h"
 #include "tracer/tracer_priv.h"
+#include "tso/shadow.h"
 
 static int run_free(struct tracer *t);
 static int live_threads(const struct tracer *t);
@@ -30,6 +31,7 @@ static const char *const kind_names[EV_NKINDS] = {
 	[EV_FENCE] = "fence",     [EV_YIELD] = "yield", [EV_SYSCALL] = "syscall",
 	[EV_OUTPUT] = "output",   [EV_SPAWN] = "spawn", [EV_EXIT] = "exit",
 	[EV_FUTEX] = "futex",     [EV_END] = "end",     [EV_JOIN] = "join",
+	[EV_UPDATE] = "update",
 };
 
 const char *ev_kind_name(enum ev_kind k)
@@ -69,8 +71,10 @@ void tracer_free(struct tracer *t)
 		 (unsigned long)t->st.switches);
 	proc_kill(&t->proc);
 	tr_snapshot_free(t);
-	for (int i = 0; i < t->nthreads; i++)
+	for (int i = 0; i < t->nthreads; i++) {
 		free(t->th[i].xstate);
+		sb_free(&t->th[i].sb);
+	}
 	for (int i = 0; i < 3; i++)
 		free(t->out[i].buf);
 	dcache_free(t->dc);
@@ -133,7 +137,7 @@ struct lthread *tr_new_thread(struct tracer *t)
 {
 	struct lthread *th;
 
-	if (t->nthreads == TR_MAX_THREADS)
+	if (t->nthreads == TR_AUX_BASE)
 		return NULL;
 	th = &t->th[t->nthreads];
 	memset(th, 0, sizeof *th);
@@ -639,6 +643,24 @@ static int lift(struct tracer *t, struct lifted *l, struct bp *b)
 	return proc_write(&t->proc, b->addr, &b->orig, 1) == 1 ? 0 : -1;
 }
 
+/* The instruction at pc faulted with SIGILL: lift the breakpoints inside
+ * its bytes (code that jumps over a lock prefix has one there).  Returns
+ * how many were lifted. */
+static int lift_inside(struct tracer *t, struct lifted *l)
+{
+	struct lthread *th = &t->th[t->cur];
+	int n = 0;
+
+	if (proc_getregs(&t->proc, &th->regs) < 0)
+		return 0;
+	for (uint64_t a = th->regs.rip + 1; a < th->regs.rip + 16; a++) {
+		struct bp *b = bp_find(t, a);
+		if (b && lift(t, l, b) == 0)
+			n++;
+	}
+	return n;
+}
+
 /* Run the current thread through its atomic region (tracer.h): natively,
  * every breakpoint it hits lifted until the region is over; only the
  * seccomp filter (clone, futex, exit, output, ...) and the region's end
@@ -674,6 +696,9 @@ static int run_region(struct tracer *t)
 				break;
 			continue;
 		}
+		if (st.kind == PROC_SIGNAL && st.sig == SIGILL &&
+		    lift_inside(t, &l) > 0)
+			continue; /* "lock; int3": a breakpoint mid-instruction */
 		if (st.kind != PROC_TRAP) {
 			r = tr_handle_stop_signal(t, &st);
 			break;
@@ -804,6 +829,81 @@ enum tr_tstatus tracer_status(const struct tracer *t, int tid)
 	return t->th[tid].info.status;
 }
 
+bool ev_needs_drain(const struct tr_event *ev)
+{
+	return ev->kind == EV_RMW || ev->kind == EV_FENCE || ev->sysno >= 0 ||
+	       ev->region != RG_NONE || ev->kind == EV_END;
+}
+
+static size_t mem_read(void *ctx, uint64_t a, void *buf, size_t n)
+{
+	return proc_read(&((struct tracer *)ctx)->proc, a, buf, n);
+}
+
+static size_t mem_write(void *ctx, uint64_t a, const void *buf, size_t n)
+{
+	return proc_write(&((struct tracer *)ctx)->proc, a, buf, n);
+}
+
+static int mem_exec(void *ctx)
+{
+	return tr_exec_insn(ctx);
+}
+
+/* A plain memory event under TSO: through the store buffer. */
+static int exec_tso(struct tracer *t, struct lthread *th,
+		    struct tr_event *done)
+{
+	struct tso_mem m = { t, mem_read, mem_write, mem_exec };
+	int buffered;
+	int r = tso_exec(&th->sb, done->acc, &done->nacc, &m, &buffered);
+
+	done->buffered = (uint8_t)buffered;
+	return r;
+}
+
+/* Write every buffered store of every thread to memory, without events
+ * (when no other thread can observe the order any more). */
+static void drain_all(struct tracer *t)
+{
+	for (int i = 0; i < t->nthreads; i++) {
+		struct sb *b = &t->th[i].sb;
+		const struct sb_entry *e;
+		while ((e = sb_front(b))) {
+			proc_write(&t->proc, e->addr, e->bytes, e->size);
+			sb_pop(b);
+		}
+	}
+}
+
+bool tracer_buffered(const struct tracer *t, int tid)
+{
+	return tid >= 0 && tid < t->nthreads && !sb_empty(&t->th[tid].sb);
+}
+
+int tracer_flush(struct tracer *t, int tid, struct tr_event *done)
+{
+	struct sb *b = &t->th[tid].sb;
+	const struct sb_entry *e = sb_front(b);
+
+	memset(done, 0, sizeof *done);
+	done->sysno = -1;
+	if (!e || t->end.kind != END_NONE)
+		return t->end.kind != END_NONE;
+	done->tid = TR_AUX_BASE + tid;
+	done->kind = EV_UPDATE;
+	done->nacc = 1;
+	done->acc[0] = (struct dec_access){ e->addr, e->size, DEC_WRITE, 0 };
+	if (proc_write(&t->proc, e->addr, e->bytes, e->size) != e->size) {
+		tr_end_internal(t, "store buffer update failed");
+		return 1;
+	}
+	sb_pop(b);
+	t->steps++;
+	t->st.events++;
+	return 0;
+}
+
 int tracer_step(struct tracer *t, int tid, struct tr_event *done)
 {
 	struct lthread *th = &t->th[tid];
@@ -825,10 +925,14 @@ int tracer_step(struct tracer *t, int tid, struct tr_event *done)
 	t->steps++;
 	t->st.events++;
 	futex_take_woken(t);
+	if (ev_needs_drain(done) && !sb_empty(&th->sb))
+		drain_all(t); /* the explorer should have flushed it first */
 	if (done->region)
 		r = region_begin(t, th, done) < 0 ? -1 : tr_exec_insn(t);
 	else if (done->sysno >= 0)
 		r = sys_perform(t, th, done);
+	else if (t->opts.tso && done->kind == EV_MEM)
+		r = exec_tso(t, th, done);
 	else
 		r = tr_exec_insn(t);
 	if (r == 0 && t->end.kind == END_NONE &&
@@ -949,6 +1053,7 @@ static int live_threads(const struct tracer *t)
  * breakpoint and let it run until it creates a thread, blocks or ends. */
 static void enter_native(struct tracer *t)
 {
+	drain_all(t); /* nobody is left to see the order */
 	bp_lift_plain(t, true); /* hooks stay: pthread_create starts control */
 	t->native = true;
 }

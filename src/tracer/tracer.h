@@ -30,7 +30,10 @@
 
 #include "decode/decode.h"
 
-#define TR_MAX_THREADS 64
+#define TR_MAX_THREADS 64 /* ids: logical threads and update threads */
+/* Under TSO, logical thread T's stores leave its store buffer through the
+ * update events of its auxiliary *update thread* TR_AUX_BASE + T. */
+#define TR_AUX_BASE 32
 
 enum ev_kind {
 	EV_NONE = 0,
@@ -45,6 +48,7 @@ enum ev_kind {
 	EV_FUTEX,   /* a futex operation on .addr (may block or wake) */
 	EV_END,     /* exit_group or the end of the last thread */
 	EV_JOIN,    /* pthread_join of an exited thread (atomic) */
+	EV_UPDATE,  /* TSO: the oldest buffered store reaches memory */
 	EV_NKINDS
 };
 
@@ -62,7 +66,12 @@ struct tr_event {
 	uint64_t woke; /* threads this event made runnable (futex wake,
 			* exit waking joiners): they happen after it */
 	uint8_t region; /* enum tr_region: performed as one atomic step */
+	uint8_t buffered; /* TSO: stores it put into the store buffer */
 };
+
+/* TSO: events that wait for an empty store buffer (locked instructions,
+ * MFENCE, syscalls, thread operations). */
+bool ev_needs_drain(const struct tr_event *ev);
 
 /* The thread lifecycle runs atomically, with abstract dependencies (like
  * CHESS's wrappers of the synchronization API): glibc's own bookkeeping
@@ -137,6 +146,7 @@ struct tracer_opts {
 	unsigned long max_steps; /* per execution, 0 = unlimited */
 	unsigned block_seconds;  /* a syscall blocked in the kernel longer
 				  * than this is an error (0 = 10) */
+	bool tso;                /* simulate x86-TSO store buffers */
 };
 
 struct tracer;
@@ -173,6 +183,11 @@ const struct tr_thread_info *tracer_thread(struct tracer *t, int tid);
  * next event.  *done describes the event performed.  Returns 0, or 1 when
  * the execution ended (see tracer_end()). */
 int tracer_step(struct tracer *t, int tid, struct tr_event *done);
+
+/* TSO: does thread tid have buffered stores?  tracer_flush() performs
+ * the update event of its update thread (TR_AUX_BASE + tid). */
+bool tracer_buffered(const struct tracer *t, int tid);
+int tracer_flush(struct tracer *t, int tid, struct tr_event *done);
 
 /* When no thread is runnable: wake the oldest timed wait with ETIMEDOUT
  * (a virtual clock jump).  Returns 0 if one was woken, -1 if none. */

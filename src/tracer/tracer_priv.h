@@ -10,6 +10,7 @@
 #include "tracer/maps.h"
 #include "tracer/proc.h"
 #include "tracer/tracer.h"
+#include "tso/sb.h"
 
 /* A logical thread: everything PTRACE_SETREGS alone would not swap. */
 struct lthread {
@@ -31,6 +32,7 @@ struct lthread {
 	uint64_t start_routine;       /* RG_START ends on entering it */
 	uint64_t user_ret_pc, user_ret_sp; /* the start routine's return */
 	int region_child;             /* RG_CREATE: the thread it made */
+	struct sb sb;                 /* TSO store buffer */
 };
 
 struct bp {

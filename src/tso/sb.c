@@ -1,0 +1,102 @@
+/* sb.c — store buffers (see sb.h). */
+#include "tso/sb.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static struct sb_entry *at(const struct sb *b, size_t i)
+{
+	return &b->e[(b->head + i) % b->cap];
+}
+
+static int grow(struct sb *b)
+{
+	size_t cap = b->cap ? 2 * b->cap : 8;
+	struct sb_entry *e = malloc(cap * sizeof *e);
+
+	if (!e)
+		return -1;
+	for (size_t i = 0; i < b->n; i++)
+		e[i] = *at(b, i);
+	free(b->e);
+	b->e = e;
+	b->cap = cap;
+	b->head = 0;
+	return 0;
+}
+
+int sb_push(struct sb *b, uint64_t addr, const uint8_t *bytes, uint64_t size)
+{
+	uint8_t *copy;
+
+	if (b->n == b->cap && grow(b) < 0)
+		return -1;
+	copy = malloc(size ? size : 1);
+	if (!copy)
+		return -1;
+	memcpy(copy, bytes, size);
+	*at(b, b->n) = (struct sb_entry){ addr, size, copy };
+	b->n++;
+	return 0;
+}
+
+const struct sb_entry *sb_front(const struct sb *b)
+{
+	return b->n ? at(b, 0) : NULL;
+}
+
+void sb_pop(struct sb *b)
+{
+	if (!b->n)
+		return;
+	free(at(b, 0)->bytes);
+	b->head = (b->head + 1) % b->cap;
+	b->n--;
+}
+
+size_t sb_forward(const struct sb *b, uint64_t addr, uint8_t *buf,
+		  uint8_t *covered, size_t n)
+{
+	size_t got = 0;
+
+	memset(covered, 0, n);
+	for (size_t k = b->n; k-- > 0 && got < n;) { /* newest first */
+		const struct sb_entry *e = at(b, k);
+		uint64_t lo = e->addr > addr ? e->addr : addr;
+		uint64_t hi = e->addr + e->size < addr + n ? e->addr + e->size
+							   : addr + n;
+		for (uint64_t a = lo; a < hi; a++) {
+			size_t i = (size_t)(a - addr);
+			if (covered[i])
+				continue;
+			buf[i] = e->bytes[a - e->addr];
+			covered[i] = 1;
+			got++;
+		}
+	}
+	return got;
+}
+
+void sb_clear(struct sb *b)
+{
+	while (b->n)
+		sb_pop(b);
+}
+
+void sb_free(struct sb *b)
+{
+	sb_clear(b);
+	free(b->e);
+	memset(b, 0, sizeof *b);
+}
+
+int sb_check(const struct sb *b)
+{
+	if (b->n > b->cap || (b->cap && b->head >= b->cap))
+		return -1;
+	for (size_t i = 0; i < b->n; i++)
+		if (!at(b, i)->bytes || at(b, i)->addr + at(b, i)->size <
+						 at(b, i)->addr)
+			return -1;
+	return 0;
+}

@@ -1,0 +1,48 @@
+/* sb.h — a store buffer of one thread (x86-TSO): a FIFO of stores not yet
+ * visible to other threads.
+ *
+ * Ownership: one struct sb per logical thread, owned by the tracer.  Its
+ * entries are pushed when the thread performs a plain store (the store
+ * event) and popped by the thread's auxiliary *update thread* (the update
+ * event: the oldest entry is written to memory).  The thread's own loads
+ * forward from it byte by byte, newest entry first (sb_forward), so a
+ * 4-byte load over a buffered 1-byte store takes that byte from the
+ * buffer and the other three from memory.  Locked instructions, MFENCE,
+ * syscalls and thread operations wait until it is empty.
+ */
+#ifndef X86SMC_SB_H
+#define X86SMC_SB_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct sb_entry {
+	uint64_t addr;
+	uint64_t size;
+	uint8_t *bytes;
+};
+
+struct sb {
+	struct sb_entry *e; /* ring of cap entries, n used from head */
+	size_t head, n, cap;
+};
+
+int sb_push(struct sb *b, uint64_t addr, const uint8_t *bytes,
+	    uint64_t size) __attribute__((warn_unused_result));
+/* The oldest entry (NULL if empty); sb_pop frees it. */
+const struct sb_entry *sb_front(const struct sb *b);
+void sb_pop(struct sb *b);
+static inline bool sb_empty(const struct sb *b)
+{
+	return b->n == 0;
+}
+/* For each byte of [addr, addr+n) held by the buffer, put the newest
+ * buffered value in buf[i] and set covered[i]; returns how many bytes
+ * were covered. */
+size_t sb_forward(const struct sb *b, uint64_t addr, uint8_t *buf,
+		  uint8_t *covered, size_t n);
+void sb_clear(struct sb *b);
+void sb_free(struct sb *b);
+/* Invariant checker (--sanity): sizes, ring bounds. */
+int sb_check(const struct sb *b);
+#endif

@@ -1,0 +1,97 @@
+/* shadow.c — shadow writes (see shadow.h). */
+#include "tso/shadow.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SHADOW (1u << 24) /* larger accesses: refuse (16 MiB) */
+
+struct saved {
+	uint8_t *orig;
+};
+
+static void release(struct saved *s, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(s[i].orig);
+}
+
+/* Step 2: forward buffered bytes into the read range of a. */
+static int forward(const struct sb *b, const struct dec_access *a,
+		   struct saved *s, const struct tso_mem *m)
+{
+	uint8_t *buf = malloc(a->size), *cov = malloc(a->size);
+	size_t got;
+	int r = 0;
+
+	if (!buf || !cov) {
+		free(buf);
+		free(cov);
+		return -1;
+	}
+	memcpy(buf, s->orig, a->size);
+	got = sb_forward(b, a->addr, buf, cov, a->size);
+	if (got && m->write(m->ctx, a->addr, buf, a->size) != a->size)
+		r = -1;
+	free(buf);
+	free(cov);
+	return r;
+}
+
+int tso_exec(struct sb *b, struct dec_access *acc, int *nacc,
+	     const struct tso_mem *m, int *buffered)
+{
+	struct saved s[DEC_MAX_MEM] = { { 0 } };
+	int n = *nacc, r = -1, kept = 0;
+
+	*buffered = 0;
+	for (int i = 0; i < n; i++) { /* step 1 */
+		if (acc[i].size > MAX_SHADOW ||
+		    !(s[i].orig = malloc(acc[i].size ? acc[i].size : 1)))
+			goto out;
+		if (m->read(m->ctx, acc[i].addr, s[i].orig, acc[i].size) !=
+		    acc[i].size) {
+			/* unmapped: the instruction faults; run it as it is */
+			release(s, n);
+			return m->exec(m->ctx);
+		}
+	}
+	for (int i = 0; i < n; i++)
+		if ((acc[i].rw & DEC_READ) && forward(b, &acc[i], &s[i], m) < 0)
+			goto out;
+	r = m->exec(m->ctx); /* step 3 */
+	if (r != 0)
+		goto out; /* the execution ended: memory no longer matters */
+	for (int i = 0; i < n; i++) { /* step 4 */
+		if (!(acc[i].rw & DEC_WRITE))
+			continue;
+		uint8_t *now = malloc(acc[i].size ? acc[i].size : 1);
+		if (!now || m->read(m->ctx, acc[i].addr, now, acc[i].size) !=
+				    acc[i].size ||
+		    sb_push(b, acc[i].addr, now, acc[i].size) < 0) {
+			free(now);
+			r = -1;
+			goto out;
+		}
+		free(now);
+		(*buffered)++;
+	}
+	for (int i = n; i-- > 0;) /* step 5 */
+		if (m->write(m->ctx, acc[i].addr, s[i].orig, acc[i].size) !=
+		    acc[i].size)
+			r = -1;
+	/* Reads stay accesses even when the buffer served them: such a load
+	 * is attached to its buffer entry until the entry's update (the src
+	 * edge of chronological traces, TACAS'15 sec. 3), so the update and
+	 * the load conflict and DPOR also tries the update first, when the
+	 * load reads memory. */
+	for (int i = 0; i < n; i++)
+		if (acc[i].rw & DEC_READ) {
+			acc[kept] = acc[i];
+			acc[kept++].rw = DEC_READ;
+		}
+	*nacc = kept;
+out:
+	release(s, n);
+	return r;
+}
