@@ -66,7 +66,7 @@ debug:
 x86smc-debug: $(OBJS)
 	$(CC) $(CFLAGS) $(XFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS)
 
-bench: deps x86smc samples
+bench: deps x86smc samples $(BUILD)/decode-diff
 	sh tests/bench/run.sh
 
 format:

@@ -1,6 +1,7 @@
 /* main.c — options → one struct → explore → report. */
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -41,6 +42,33 @@ static int check_program(const char *path)
 	return 0;
 }
 
+/* --robustness: the outcomes of the model asked for that sc cannot
+ * produce, each with the schedule of one execution reaching it. */
+static int robustness(const struct options *o, struct results *res)
+{
+	struct options sc = *o;
+	struct results base = { 0 };
+	int r;
+
+	sc.model = MODEL_SC;
+	sc.trace_out = NULL;
+	sc.keep_going = true;
+	r = explore(&sc, &base);
+	if (r == 2 || (r == 3 && !base.complete)) {
+		fprintf(stderr, "x86smc: robustness: the sc exploration did "
+				"not complete (%s)\n", base.note);
+		results_free(&base);
+		return r;
+	}
+	res->robust_checked = true;
+	res->non_sc = calloc(res->noutcomes + 1, sizeof *res->non_sc);
+	for (size_t i = 0; res->non_sc && i < res->noutcomes; i++)
+		if (!results_find_outcome(&base, &res->outcomes[i]))
+			res->non_sc[res->nnon_sc++] = &res->outcomes[i];
+	results_free(&base);
+	return res->nnon_sc ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -67,7 +95,17 @@ int main(int argc, char **argv)
 	proc_catch_interrupts();
 	log_verbose = o.verbose;
 	proc_pin_self(-1);
+	if (o.robustness) {
+		o.keep_going = true; /* every outcome of the weak model */
+		if (o.model == MODEL_SC)
+			o.model = MODEL_TSO;
+	}
 	r = explore(&o, &res);
+	if (o.robustness && r != 2 && !proc_interrupted()) {
+		int rr = robustness(&o, &res);
+		if (rr == 1 || (rr != 0 && r == 0))
+			r = rr;
+	}
 	if (r != 2 || res.executions > 0 || proc_interrupted()) {
 		FILE *human = (o.json && strcmp(o.json, "-") == 0) ? stderr
 								  : stdout;

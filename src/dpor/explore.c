@@ -177,6 +177,20 @@ static int judge(struct explorer *x, struct error_rec *e, char *status,
 	}
 }
 
+/* The header of the current execution's schedule: what --replay needs
+ * besides the steps. */
+static void schedule_header(struct explorer *x)
+{
+	snprintf(x->done.program, sizeof x->done.program, "%s",
+		 x->o->argv[0]);
+	snprintf(x->done.model, sizeof x->done.model, "%s",
+		 model_name(x->o->model));
+	x->done.nescapes = 0;
+	for (size_t i = 0; i < x->escapes.cap; i++)
+		if (x->escapes.slot[i])
+			sched_add_escape(&x->done, (x->escapes.slot[i] - 1) << 3);
+}
+
 static int write_trace(struct explorer *x, struct error_rec *e)
 {
 	FILE *f;
@@ -188,14 +202,7 @@ static int write_trace(struct explorer *x, struct error_rec *e)
 		fprintf(stderr, "x86smc: cannot write %s\n", x->o->trace_out);
 		return -1;
 	}
-	snprintf(x->done.program, sizeof x->done.program, "%s",
-		 x->o->argv[0]);
-	snprintf(x->done.model, sizeof x->done.model, "%s",
-		 model_name(x->o->model));
-	x->done.nescapes = 0;
-	for (size_t i = 0; i < x->escapes.cap; i++)
-		if (x->escapes.slot[i])
-			sched_add_escape(&x->done, (x->escapes.slot[i] - 1) << 3);
+	schedule_header(x);
 	sched_write(&x->done, f);
 	fclose(f);
 	snprintf(e->trace_file, sizeof e->trace_file, "%s", x->o->trace_out);
@@ -244,7 +251,16 @@ static int conclude(struct explorer *x)
 		e.preemptions = x->dpor ? dpor_preemptions(x->dpor) : 0;
 		record_error(x, &e);
 	}
-	results_add_outcome(x->res, out, olen, status);
+	char *witness = NULL;
+	size_t wlen = 0;
+	FILE *w = open_memstream(&witness, &wlen);
+	schedule_header(x);
+	if (w) {
+		sched_write(&x->done, w);
+		fclose(w);
+	}
+	results_add_outcome(x->res, out, olen, status, witness);
+	free(witness);
 	return r;
 }
 
@@ -280,6 +296,8 @@ static void account(struct explorer *x)
 	tracer_stats(x->t, &st);
 	x->res->ptrace_stops += st.ptrace_stops;
 	x->snapshot_forks += st.snapshots;
+	x->res->sanity_checked += st.sanity_checked;
+	x->res->sanity_mismatches += st.sanity_mismatches;
 }
 
 static int install_hooks(struct explorer *x)
@@ -411,6 +429,9 @@ static enum exec_result step_loop(struct explorer *x)
 			dpor_retract(x->dpor, k);
 			continue;
 		}
+		if (x->o->sanity && dpor_check(x->dpor) < 0)
+			fprintf(stderr, "x86smc: sanity: dpor_check failed at "
+				"event %u\n", k);
 		if (dpor_executed(x->dpor, k, &ev) < 0) {
 			snprintf(x->why, sizeof x->why, "internal error: the "
 				 "replayed prefix diverged at event %u (the "
@@ -457,7 +478,8 @@ static int begin(struct explorer *x)
 {
 	struct tracer_opts to = { .cpu = -1, .max_steps = x->o->max_steps,
 				  .escapes = &x->escapes,
-				  .tso = x->o->model == MODEL_TSO };
+				  .tso = x->o->model == MODEL_TSO,
+				  .sanity = x->o->sanity };
 
 	if (x->t && x->snapshots)
 		return tracer_restore(x->t);
@@ -571,6 +593,7 @@ int explore(const struct options *o, struct results *res)
 	}
 	x.show = o->replay != NULL || o->verbose > 1;
 	x.use_snapshots = !getenv("X86SMC_NO_SNAPSHOTS");
+	res->sanity = o->sanity;
 	x.dpor = dpor_new(o->strategy == STRAT_EXHAUSTIVE, o->preemptions);
 	if (!x.dpor)
 		return 2;

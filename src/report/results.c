@@ -4,8 +4,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+const struct outcome *results_find_outcome(const struct results *r,
+					   const struct outcome *o)
+{
+	for (size_t i = 0; i < r->noutcomes; i++)
+		if (r->outcomes[i].len == o->len &&
+		    memcmp(r->outcomes[i].out, o->out, o->len) == 0 &&
+		    strcmp(r->outcomes[i].status, o->status) == 0)
+			return &r->outcomes[i];
+	return NULL;
+}
+
 int results_add_outcome(struct results *r, const char *out, size_t len,
-			const char *status)
+			const char *status, const char *witness)
 {
 	for (size_t i = 0; i < r->noutcomes; i++) {
 		struct outcome *o = &r->outcomes[i];
@@ -29,6 +40,7 @@ int results_add_outcome(struct results *r, const char *out, size_t len,
 	n->len = len;
 	snprintf(n->status, sizeof n->status, "%s", status);
 	n->count = 1;
+	n->witness = witness ? strdup(witness) : NULL;
 	r->noutcomes++;
 	return 0;
 }
@@ -47,9 +59,12 @@ struct error_rec *results_add_error(struct results *r)
 
 void results_free(struct results *r)
 {
-	for (size_t i = 0; i < r->noutcomes; i++)
+	for (size_t i = 0; i < r->noutcomes; i++) {
 		free(r->outcomes[i].out);
+		free(r->outcomes[i].witness);
+	}
 	free(r->outcomes);
+	free(r->non_sc);
 	free(r->errors);
 	memset(r, 0, sizeof *r);
 }
@@ -151,6 +166,27 @@ int report_json(const struct results *r, FILE *f)
 	fprintf(f, "  \"ptrace_stops\": %lu,\n",
 		(unsigned long)r->ptrace_stops);
 	fprintf(f, "  \"hb_classes\": %lu,\n", r->traces);
+	if (r->robust_checked) {
+		fprintf(f, "  \"robust\": %s,\n  \"non_sc_outcomes\": [",
+			r->nnon_sc ? "false" : "true");
+		for (size_t i = 0; i < r->nnon_sc; i++) {
+			const struct outcome *o = r->non_sc[i];
+			fputs(i ? ",\n    {\"stdout\": " : "\n    {\"stdout\": ", f);
+			json_string(f, o->out, o->len);
+			fputs(", \"status\": ", f);
+			json_string(f, o->status, strlen(o->status));
+			fputs(", \"witness\": ", f);
+			json_string(f, o->witness ? o->witness : "",
+				    o->witness ? strlen(o->witness) : 0);
+			fputc('}', f);
+		}
+		fputs(r->nnon_sc ? "\n  ],\n" : "],\n", f);
+	}
+	if (r->sanity)
+		fprintf(f, "  \"sanity_checked\": %lu,\n"
+			   "  \"sanity_mismatches\": %lu,\n",
+			(unsigned long)r->sanity_checked,
+			(unsigned long)r->sanity_mismatches);
 	json_kv(f, "coverage", r->note, false);
 	fputs("}\n", f);
 	return ferror(f) ? -1 : 0;
@@ -180,6 +216,16 @@ void report_text(const struct results *r, FILE *f, bool outcomes)
 	}
 	if (outcomes)
 		text_outcomes(r, f);
+	if (r->robust_checked && !r->nnon_sc)
+		fprintf(f, "robustness: every %s outcome is an sc outcome\n",
+			r->model);
+	for (size_t i = 0; i < r->nnon_sc; i++) {
+		const struct outcome *o = r->non_sc[i];
+		fprintf(f, "robustness: %s outcome impossible under sc: %-14s ",
+			r->model, o->status);
+		json_string(f, o->out, o->len);
+		fprintf(f, "\n  witness schedule:\n%s", o->witness ? o->witness : "");
+	}
 	double per = r->events ? (double)r->ptrace_stops / (double)r->events
 			       : 0.0;
 	fprintf(f, "%s: %lu execution%s, %zu error%s, model %s, strategy %s, "
@@ -190,4 +236,9 @@ void report_text(const struct results *r, FILE *f, bool outcomes)
 		r->complete ? "complete" : "not complete", r->note,
 		(unsigned long)r->events, (unsigned long)r->ptrace_stops, per,
 		r->elapsed_s);
+	if (r->sanity)
+		fprintf(f, "  sanity: %lu stepped instructions checked, %lu "
+			   "mismatches\n",
+			(unsigned long)r->sanity_checked,
+			(unsigned long)r->sanity_mismatches);
 }

@@ -13,6 +13,7 @@ struct outcome {
 	size_t len;
 	char status[48];    /* "exit 0", "signal SIGABRT", "deadlock", ... */
 	unsigned long count;
+	char *witness;      /* schedule of the first execution with it */
 };
 
 struct error_rec {
@@ -37,12 +38,22 @@ struct results {
 	double elapsed_s;
 	uint64_t events, ptrace_stops;
 	unsigned long traces;   /* distinct happens-before classes seen */
+	bool sanity;            /* --sanity ran: the two counts below */
+	uint64_t sanity_checked, sanity_mismatches;
 	char note[256];     /* what was covered, in words */
+	/* --robustness: outcomes impossible under sc (pointers into
+	 * outcomes[]), NULL-terminated; robust_checked: it ran */
+	bool robust_checked;
+	const struct outcome **non_sc;
+	size_t nnon_sc;
 };
 
-/* Count one execution's outcome (merged with an equal one). */
+/* Count one execution's outcome (merged with an equal one); witness: the
+ * schedule text of the execution (kept for the first one), may be NULL. */
 int results_add_outcome(struct results *r, const char *out, size_t len,
-			const char *status);
+			const char *status, const char *witness);
+const struct outcome *results_find_outcome(const struct results *r,
+					   const struct outcome *o);
 struct error_rec *results_add_error(struct results *r);
 void results_free(struct results *r);
 

@@ -327,6 +327,119 @@ static int exec_rep(struct tracer *t, const struct dec_insn *in)
 	return 0;
 }
 
+/* ---- --sanity: predicted accesses against what really changed ---- */
+
+#define SANITY_PAGES 8
+
+struct sanity {
+	int n;                 /* predicted accesses */
+	struct dec_access acc[DEC_MAX_MEM];
+	int npages;
+	uint64_t page[SANITY_PAGES];
+	uint8_t *before;
+	bool active;
+};
+
+static void sanity_report(struct tracer *t, uint64_t pc, const char *what,
+			  uint64_t addr)
+{
+	char text[96] = "";
+	uint8_t code[16];
+	size_t n = bp_fetch(t, pc, code, sizeof code);
+
+	/* an access to unmapped memory is a fault the program will take,
+	 * reported, not a decoder mismatch */
+	if (strncmp(what, "predicted access to unmapped", 28) != 0)
+		t->st.sanity_mismatches++;
+	if (t->st.sanity_mismatches > 20)
+		return;
+	dec_format(code, n, pc, text, sizeof text);
+	fprintf(stderr, "x86smc: sanity: %#lx %s: %s %#lx\n",
+		(unsigned long)pc, text, what, (unsigned long)addr);
+}
+
+static bool page_known(const struct sanity *s, uint64_t pg)
+{
+	for (int i = 0; i < s->npages; i++)
+		if (s->page[i] == pg)
+			return true;
+	return false;
+}
+
+/* Before the step: predict, check the prediction is mapped, and keep the
+ * pages it touches. */
+static void sanity_before(struct tracer *t, const struct dec_insn *in,
+			  struct sanity *s)
+{
+	struct lthread *th = &t->th[t->cur];
+	const char *why;
+	struct dec_regs dr;
+
+	memset(s, 0, sizeof *s);
+	if (!in || in->cls == DEC_SYSCALL || in->cls == DEC_TRAP)
+		return;
+	if (dec_check(in, &why) < 0)
+		sanity_report(t, in->pc, why, 0);
+	tr_dec_regs(&th->regs, &dr);
+	s->n = dec_accesses(in, &dr, s->acc, DEC_MAX_MEM);
+	for (int i = 0; i < s->n; i++) {
+		const struct dec_access *a = &s->acc[i];
+		if (!a->size || a->kind == DEC_MEM_BRANCH)
+			continue;
+		if (!maps_find(&t->maps, t->proc.pid, a->addr) ||
+		    !maps_find(&t->maps, t->proc.pid, a->addr + a->size - 1)) {
+			sanity_report(t, in->pc, "predicted access to unmapped",
+				      a->addr);
+			continue;
+		}
+		for (uint64_t pg = a->addr >> 12;
+		     pg <= (a->addr + a->size - 1) >> 12 &&
+		     s->npages < SANITY_PAGES; pg++)
+			if (!page_known(s, pg))
+				s->page[s->npages++] = pg;
+	}
+	s->before = malloc((size_t)s->npages << 12);
+	if (!s->before)
+		return;
+	for (int i = 0; i < s->npages; i++)
+		proc_read(&t->proc, s->page[i] << 12, s->before + (i << 12),
+			  4096);
+	s->active = true;
+}
+
+static bool predicted_write(const struct sanity *s, uint64_t addr)
+{
+	for (int i = 0; i < s->n; i++)
+		if ((s->acc[i].rw & DEC_WRITE) && addr >= s->acc[i].addr &&
+		    addr < s->acc[i].addr + s->acc[i].size)
+			return true;
+	return false;
+}
+
+/* After the step: every changed byte must be a predicted write. */
+static void sanity_after(struct tracer *t, uint64_t pc, struct sanity *s)
+{
+	uint8_t now[4096];
+
+	if (!s->active)
+		return;
+	t->st.sanity_checked++;
+	for (int i = 0; i < s->npages; i++) {
+		uint64_t base = s->page[i] << 12;
+		if (proc_read(&t->proc, base, now, sizeof now) != sizeof now)
+			continue;
+		for (int k = 0; k < 4096; k++)
+			if (now[k] != s->before[(i << 12) + k] &&
+			    !predicted_write(s, base + (uint64_t)k)) {
+				sanity_report(t, pc, "changed unpredicted byte",
+					      base + (uint64_t)k);
+				break;
+			}
+	}
+	free(s->before);
+	s->before = NULL;
+}
+
 /* Execute the one instruction at the current thread's pc (its breakpoint,
  * if any, lifted for the step).  Returns 0, 1 if the execution ended, -1
  * on internal failure. */
@@ -338,16 +451,21 @@ int tr_exec_insn(struct tracer *t)
 	uint64_t end = pc + (in ? in->len : 1);
 	struct proc_stop st;
 	uint8_t code[16];
+	struct sanity san = { 0 };
 	int r = 0;
 
 	if (in && in->cls == DEC_REP_STRING)
 		return exec_rep(t, in);
+	if (t->opts.sanity)
+		sanity_before(t, in, &san);
 	bp_lift(t, pc, end, true);
 	t->nsteps++;
 	if (tr_sync_regs(t) < 0 ||
 	    proc_step(&t->proc, deliverable_signal(t)) < 0 ||
-	    proc_wait(&t->proc, false, &st) < 0)
+	    proc_wait(&t->proc, false, &st) < 0) {
+		free(san.before);
 		return -1;
+	}
 	if (st.kind == PROC_SECCOMP) {
 		/* a syscall the kernel runs: allow it; the next trap is its
 		 * return.  It may block: the watchdog bounds that. */
@@ -360,12 +478,17 @@ int tr_exec_insn(struct tracer *t)
 	if (st.kind != PROC_EXITED && st.kind != PROC_KILLED &&
 	    st.kind != PROC_GONE)
 		bp_lift(t, pc, end, false);
-	if (r < 0)
-		return -1;
-	if (st.kind != PROC_TRAP)
+	if (r < 0 || st.kind != PROC_TRAP) {
+		free(san.before);
+		if (r < 0)
+			return -1;
 		return tr_handle_stop_signal(t, &st);
-	if (proc_getregs(&t->proc, &th->regs) < 0)
+	}
+	if (proc_getregs(&t->proc, &th->regs) < 0) {
+		free(san.before);
 		return -1;
+	}
+	sanity_after(t, pc, &san);
 	if (in && bp_fetch(t, pc, code, in->len) == in->len)
 		fix_pushf(t, code, in->len);
 	return 0;

@@ -147,6 +147,8 @@ struct tracer_opts {
 	unsigned block_seconds;  /* a syscall blocked in the kernel longer
 				  * than this is an error (0 = 10) */
 	bool tso;                /* simulate x86-TSO store buffers */
+	bool sanity;             /* check every stepped instruction's
+				  * predicted accesses against memory */
 };
 
 struct tracer;
@@ -205,6 +207,7 @@ const char *tracer_output(const struct tracer *t, int fd, size_t *len);
 struct tracer_stats {
 	uint64_t ptrace_stops, events, steps, breakpoints, walks, switches,
 		snapshots;
+	uint64_t sanity_checked, sanity_mismatches; /* --sanity */
 };
 void tracer_stats(const struct tracer *t, struct tracer_stats *s);
 

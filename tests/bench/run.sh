@@ -1,34 +1,72 @@
 #!/bin/sh
-# make bench: a table of program, model, strategy, executions, seconds,
-# executions/s, events, ptrace stops per event — measured in one run (the
-# machines are shared: compare rows of the same run, as ratios).
+# make bench: tables measured in one run (the machines are shared: compare
+# rows of the same run, as ratios).
 cd "$(dirname "$0")/../.." || exit 2
 X=${X86SMC:-./x86smc}
-printf '%-28s %-5s %-9s %6s %8s %8s %8s %10s\n' program model strategy execs seconds exec/s events stops/ev
-for s in mutex_counter condvar_pc barrier rwlock semaphore tls printf_threads \
-	 eight_threads nested_create join_value long_main; do
-	for opt in O0 O2; do
-		b=build/samples/$s-$opt
-		[ -x "$b" ] || continue
-		$X --model sc --json /tmp/x86smc-bench.json "$b" >/dev/null 2>&1
-		python3 - "$s-$opt" <<'PY'
+J=/tmp/x86smc-bench.$$.json
+
+row() { # label model [x86smc options] binary [args]
+	label=$1
+	shift
+	$X --json $J "$@" >/dev/null 2>&1
+	python3 - "$label" "$J" <<'PY'
 import json, sys
-j = json.load(open("/tmp/x86smc-bench.json"))
-e, t = j["executions"], max(j["elapsed_s"], 1e-6)
-ev = j["events"]
-print("%-28s %-5s %-9s %6d %8.3f %8.1f %8d %10.2f" % (sys.argv[1], j["model"],
-      j["strategy"], e, t, e / t, ev, j["ptrace_stops"] / ev if ev else 0))
+j = json.load(open(sys.argv[2]))
+e, t, ev = j["executions"], max(j["elapsed_s"], 1e-6), j["events"]
+print("%-30s %-4s %-10s %7d %7d %8.2f %9.1f %8d %8.2f %s" % (sys.argv[1], j["model"],
+      j["strategy"], e, j["blocked_executions"], t, e / t, ev,
+      j["ptrace_stops"] / ev if ev else 0, "yes" if j["complete"] else "no"))
 PY
+}
+
+header() {
+	printf '%-30s %-4s %-10s %7s %7s %8s %9s %8s %8s %s\n' program model \
+		strategy execs blocked seconds exec/s events stops/ev complete
+}
+
+echo "== exploration under sc and tso (dpor, default options)"
+header
+for s in disjoint counter_racy:2:2 counter_mutex:2:1 dekker dekker_fenced \
+	 peterson_fenced mp_flag condvar_ok barrier_ok semaphore_ok; do
+	name=${s%%:*}
+	args=$(echo "$s" | tr ':' ' ' | cut -d' ' -f2-)
+	[ "$args" = "$name" ] && args=
+	for m in sc tso; do
+		row "$name $args" --model $m --keep-going build/samples/$name-O2 $args
 	done
 done
 echo
-echo "native vs x86smc, long_main (10^8 iterations before the first thread):"
+echo "== litmus tests (all executions)"
+header
+for t in sb mp iriw n6 mixed_forward; do
+	for m in sc tso; do
+		row "litmus/$t" --model $m build/samples/litmus/$t-O2
+	done
+done
+echo
+echo "== fork snapshots against re-execution (same program, same run)"
+header
+row "counter_mutex 2 1 snapshots" --model sc build/samples/counter_mutex-O2 2 1
+X86SMC_NO_SNAPSHOTS=1 row "counter_mutex 2 1 re-execute" --model sc build/samples/counter_mutex-O2 2 1
+row "counter_racy 2 2 snapshots" --model sc build/samples/counter_racy-O2 2 2
+X86SMC_NO_SNAPSHOTS=1 row "counter_racy 2 2 re-execute" --model sc build/samples/counter_racy-O2 2 2
+echo
+echo "== one execution of the default schedule (ptrace stops per event)"
+header
+for s in mutex_counter condvar_pc barrier rwlock semaphore tls printf_threads \
+	 eight_threads nested_create join_value; do
+	row "$s" --model sc --max-executions 1 build/samples/$s-O2
+done
+echo
+echo "== native vs x86smc, long_main (10^8 iterations before the first thread)"
 for opt in O0 O2; do
 	b=build/samples/long_main-$opt
 	n0=$(date +%s.%N); $b >/dev/null; n1=$(date +%s.%N)
-	$X $b >/dev/null; n2=$(date +%s.%N)
+	$X --max-executions 1 $b >/dev/null 2>&1; n2=$(date +%s.%N)
 	python3 -c "import sys; a,b,c=map(float,sys.argv[1:]); print('  %s: native %.3f s, x86smc %.3f s, ratio %.2f' % ('$opt', b-a, c-b, (c-b)/(b-a)))" $n0 $n1 $n2
 done
 echo
-[ -x build/decode-diff ] && ./build/decode-diff --bench 2>/dev/null | tail -3
+echo "== decoder"
+[ -x build/decode-diff ] && ./build/decode-diff 2>/dev/null | tail -3
+rm -f $J
 exit 0

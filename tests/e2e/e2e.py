@@ -618,6 +618,71 @@ class CountCase(Case):
         return "PASS", None
 
 
+class SanityCase(Case):
+    """--sanity: every single-stepped instruction's predicted write set
+    covers every byte that changed in the pages it touched."""
+
+    def __init__(self, sample, opt, model):
+        super().__init__("sanity/%s-%s/%s" % (sample.name, opt, model))
+        self.s, self.opt, self.model = sample, opt, model
+
+    def run(self, log):
+        binary = self.s.binary(self.opt)
+        missing = self.require(binary)
+        if missing:
+            return "FAIL", missing
+        r = Run(self.model, ["--sanity", "--max-executions", "10"], binary,
+                self.s.args, log).run()
+        why = r.problem(self.model)
+        if why:
+            return "FAIL", why
+        j = r.json
+        if j.get("sanity_checked", 0) <= 0:
+            return "FAIL", "no instruction was checked"
+        if j.get("sanity_mismatches") != 0:
+            return "FAIL", "%s mismatches (see the log)" % j.get("sanity_mismatches")
+        return "PASS", None
+
+
+class RobustCase(Case):
+    """--robustness: whether the tso outcomes are all sc outcomes; a
+    non-robust program names the extra outcome, whose witness schedule
+    replays to it."""
+
+    def __init__(self, binary, robust, extra):
+        super().__init__("robustness/%s" % os.path.basename(binary))
+        self.binary, self.robust, self.extra = binary, robust, extra
+
+    def run(self, log):
+        missing = self.require(self.binary)
+        if missing:
+            return "FAIL", missing
+        r = Run("tso", ["--robustness"], self.binary, [], log).run()
+        why = r.problem("tso")
+        if why:
+            return "FAIL", why
+        j = r.json
+        if j.get("robust") != self.robust:
+            return "FAIL", "robust %s, want %s" % (j.get("robust"), self.robust)
+        if self.robust:
+            return ("PASS", None) if r.rc == 0 else ("FAIL", "exit %d" % r.rc)
+        got = [o["stdout"].strip() for o in j["non_sc_outcomes"]]
+        if r.rc != 1 or got != [self.extra]:
+            return "FAIL", "exit %d, non-sc outcomes %s, want [%r]" % (r.rc, got, self.extra)
+        sched = os.path.join(CFG.tmp, "witness.sched")
+        with open(sched, "w") as f:
+            f.write(j["non_sc_outcomes"][0]["witness"])
+        again = Run("tso", ["--replay", sched], self.binary, [], log,
+                    json_name="witness.json").run()
+        why = again.problem("tso")
+        if why:
+            return "FAIL", "witness replay: " + why
+        outs = [o["stdout"].strip() for o in again.json["outcomes"]]
+        if outs != [self.extra]:
+            return "FAIL", "the witness replays to %s" % outs
+        return "PASS", None
+
+
 class LitmusCase(Case):
     """The set of outcomes x86smc reports equals the set the model allows
     (tests/litmus/expected/NAME.MODEL, from tests/litmus/model.py)."""
@@ -802,6 +867,15 @@ def build_cases(samples, pending, baseline):
             problems.append("counts.txt line %d: bad line" % lineno)
             continue
         cases.append(CountCase(s, int(words[1]), words[2:]))
+    for name in ("decode_mix", "printf_threads", "tls", "condvar_pc"):
+        if name in samples:
+            cases += [SanityCase(samples[name], o, m)
+                      for o in ("O0", "O2") for m in ("sc", "tso")]
+    lit = os.path.join(CFG.samples, "litmus")
+    cases += [RobustCase(os.path.join(lit, "sb-O2"), False, "r0=0 r1=0"),
+              RobustCase(os.path.join(lit, "mp-O2"), True, None),
+              RobustCase(os.path.join(lit, "sb_mfences-O2"), True, None),
+              RobustCase(os.path.join(lit, "n6-O0"), False, "r0=1 r1=0 x=1")]
     litmus_dir = os.path.join("tests", "litmus", "expected")
     if os.path.isdir(litmus_dir):
         for f in sorted(os.listdir(litmus_dir)):
