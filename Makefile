@@ -21,7 +21,7 @@ SAMPLESRC := $(sort $(wildcard samples/*.c samples/*/*.c))
 SAMPLEBIN := $(foreach s,$(SAMPLESRC),$(BUILD)/$(s:%.c=%)-O0 $(BUILD)/$(s:%.c=%)-O2)
 SAMPLECFLAGS := -g -pthread -Wall -Wno-unused-result -fno-inline-functions-called-once
 
-.PHONY: all check demo debug bench deps samples format clean unit e2e
+.PHONY: all check demo debug bench deps samples format clean unit e2e bad fuzz
 all: deps x86smc
 
 x86smc: $(OBJS)
@@ -44,16 +44,69 @@ $(BUILD)/samples/%-O2: samples/%.c samples/common.h
 	@mkdir -p $(dir $@)
 	$(CC) $(SAMPLECFLAGS) -O2 -o $@ $<
 
+# Bad input for tests/e2e/bad.txt (not samples: they state no verdict):
+# tests/e2e/bad/*.c plus the same program as non-PIE, static, stripped,
+# and files that are not programs x86smc can run.
+BADSRC := $(sort $(wildcard tests/e2e/bad/*.c))
+BADBIN := $(BADSRC:tests/e2e/bad/%.c=$(BUILD)/bad/%) \
+	$(addprefix $(BUILD)/bad/,hello-nopie hello-static hello-stripped \
+		hello-static-stripped elf32 script.sh notelf noexec)
+bad: $(BADBIN)
+$(BUILD)/bad/%: tests/e2e/bad/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -g -O0 -pthread -Wall -Wno-unused-result -o $@ $<
+$(BUILD)/bad/hello-nopie: tests/e2e/bad/hello.c
+	@mkdir -p $(dir $@)
+	$(CC) -g -O0 -pthread -fno-pie -no-pie -o $@ $<
+$(BUILD)/bad/hello-static: tests/e2e/bad/hello.c
+	@mkdir -p $(dir $@)
+	$(CC) -g -O0 -pthread -static -o $@ $<
+$(BUILD)/bad/hello-stripped: $(BUILD)/bad/hello
+	strip -o $@ $<
+$(BUILD)/bad/hello-static-stripped: $(BUILD)/bad/hello-static
+	strip -o $@ $<
+$(BUILD)/bad/elf32: tests/e2e/bad/elf32.s
+	@mkdir -p $(dir $@)
+	as --32 -o $@.o $< && ld -m elf_i386 -o $@ $@.o && rm -f $@.o
+$(BUILD)/bad/script.sh: tests/e2e/bad/script.sh
+	@mkdir -p $(dir $@)
+	cp $< $@ && chmod +x $@
+$(BUILD)/bad/notelf: tests/e2e/bad/hello.c
+	@mkdir -p $(dir $@)
+	cp $< $@ && chmod +x $@
+$(BUILD)/bad/noexec: $(BUILD)/bad/hello
+	cp $< $@ && chmod -x $@
+
+# Fuzzing (tests/fuzz): libFuzzer harnesses for the option parser, the
+# schedule (replay-file) parser and the decoder, built with clang and
+# ASan/UBSan; `make fuzz` builds and runs them (20 s in all).
+FUZZCC    ?= clang
+FUZZFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=undefined
+FUZZBIN   := $(addprefix $(BUILD)/fuzz/fuzz_,opts sched decode)
+$(BUILD)/fuzz/fuzz_opts: tests/fuzz/fuzz_opts.c src/opts.c src/options.h
+	@mkdir -p $(dir $@)
+	$(FUZZCC) $(FUZZFLAGS) $(XFLAGS) -o $@ $(filter %.c,$^)
+$(BUILD)/fuzz/fuzz_sched: tests/fuzz/fuzz_sched.c src/dpor/schedule.c src/dpor/schedule.h
+	@mkdir -p $(dir $@)
+	$(FUZZCC) $(FUZZFLAGS) $(XFLAGS) -o $@ $(filter %.c,$^)
+$(BUILD)/fuzz/fuzz_decode: tests/fuzz/fuzz_decode.c $(wildcard src/decode/*.c src/decode/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZCC) $(FUZZFLAGS) $(XFLAGS) -o $@ $(filter %.c,$^) $(LDLIBS)
+fuzz: $(FUZZBIN)
+	sh tests/fuzz/run.sh 20
+
 deps:
 	@sh tests/deps.sh
 
 unit: deps $(BUILD)/unit-tests
 	$(BUILD)/unit-tests
 
-e2e: deps x86smc samples
+e2e: deps x86smc samples bad
 	sh tests/e2e/run.sh
 
-check: deps x86smc samples $(BUILD)/unit-tests $(BUILD)/decode-diff
+check: deps x86smc samples bad $(BUILD)/unit-tests $(BUILD)/decode-diff \
+	$(FUZZBIN)
 	sh tests/check.sh
 
 demo: deps x86smc samples

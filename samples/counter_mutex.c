@@ -6,7 +6,7 @@
 // expect sc: ok
 // expect tso: ok
 // expect pso: ok
-// args: 2 2
+// args: 2 1
 #include "common.h"
 
 #define MAXTHREADS 8

@@ -5,6 +5,7 @@
 // expect sc: ok
 // expect tso: ok
 // expect pso: ok
+// x86smc: --max-executions 300
 #include "common.h"
 
 #define WRITERS 2

@@ -3,13 +3,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "dpor/explore.h"
+#include "dpor/schedule.h"
 #include "options.h"
 #include "report/results.h"
 #include "tracer/log.h"
 #include "tracer/proc.h"
+#include "tracer/target.h"
 
 static int write_json(const struct options *o, const struct results *r)
 {
@@ -31,15 +34,66 @@ static int write_json(const struct options *o, const struct results *r)
 
 static int check_program(const char *path)
 {
-	if (access(path, F_OK) != 0) {
-		fprintf(stderr, "x86smc: %s: no such file\n", path);
-		return -1;
-	}
-	if (access(path, X_OK) != 0) {
-		fprintf(stderr, "x86smc: %s: not executable\n", path);
+	struct target_info info;
+	char msg[600];
+
+	if (target_check(path, &info, msg, sizeof msg) < 0) {
+		fprintf(stderr, "x86smc: %s: %s\n", path, msg);
 		return -1;
 	}
 	return 0;
+}
+
+/* -v: x86smc's own peak memory and CPU time (make bench's soak line reads
+ * the peak to show it does not grow with the number of executions). */
+static void report_resources(const struct options *o)
+{
+	struct rusage ru;
+
+	if (!o->verbose || getrusage(RUSAGE_SELF, &ru) != 0)
+		return;
+	fprintf(stderr, "x86smc: resources: max RSS %ld KB, user %.2f s, "
+			"sys %.2f s\n",
+		ru.ru_maxrss,
+		(double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6,
+		(double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6);
+}
+
+/* --replay: the file must parse and belong to this program and model
+ * (explore() loads it again to run it). */
+static int check_replay(const struct options *o)
+{
+	struct schedule s;
+	const char *want, *got;
+	char err[600];
+	int r = -1;
+
+	if (!o->replay)
+		return 0;
+	if (sched_load(&s, o->replay, err, sizeof err) < 0) {
+		if (strstr(err, o->replay)) /* it names the file */
+			fprintf(stderr, "x86smc: --replay: %s\n", err);
+		else
+			fprintf(stderr, "x86smc: --replay %s: %s\n", o->replay,
+				err);
+		return -1;
+	}
+	want = strrchr(o->argv[0], '/') ? strrchr(o->argv[0], '/') + 1
+					: o->argv[0];
+	got = strrchr(s.program, '/') ? strrchr(s.program, '/') + 1
+				      : s.program;
+	if (s.model[0] && strcmp(s.model, model_name(o->model)) != 0)
+		fprintf(stderr, "x86smc: --replay: %s was recorded under "
+				"--model %s, not %s\n",
+			o->replay, s.model, model_name(o->model));
+	else if (s.program[0] && strcmp(want, got) != 0)
+		fprintf(stderr, "x86smc: --replay: %s is a schedule of %s, "
+				"not of %s\n",
+			o->replay, s.program, o->argv[0]);
+	else
+		r = 0;
+	sched_free(&s);
+	return r;
 }
 
 /* --robustness: the outcomes of the model asked for that sc cannot
@@ -82,17 +136,21 @@ int main(int argc, char **argv)
 			fprintf(stderr, "x86smc: %s\n", err);
 		return r < 0 ? 2 : 0;
 	}
-	if (o.model == MODEL_PSO || o.jobs != 1 ||
+	if (o.jobs != 1 ||
 	    o.strategy == STRAT_ICB || o.strategy == STRAT_RANDOM) {
 		fprintf(stderr, "x86smc: --model %s / --strategy %s / --jobs "
 				"are not implemented yet\n",
 			model_name(o.model), strategy_name(o.strategy));
 		return 2;
 	}
-	if (check_program(o.argv[0]) < 0)
+	if (check_program(o.argv[0]) < 0 || check_replay(&o) < 0)
 		return 2;
 	signal(SIGPIPE, SIG_IGN);
 	proc_catch_interrupts();
+	if (proc_set_deadline(o.timeout) < 0) {
+		fprintf(stderr, "x86smc: --timeout: cannot set a timer\n");
+		return 2;
+	}
 	log_verbose = o.verbose;
 	proc_pin_self(-1);
 	if (o.robustness) {
@@ -101,6 +159,8 @@ int main(int argc, char **argv)
 			o.model = MODEL_TSO;
 	}
 	r = explore(&o, &res);
+	if (proc_deadline_passed())
+		fprintf(stderr, "x86smc: stopped by --timeout %g s\n", o.timeout);
 	if (o.robustness && r != 2 && !proc_interrupted()) {
 		int rr = robustness(&o, &res);
 		if (rr == 1 || (rr != 0 && r == 0))
@@ -114,5 +174,6 @@ int main(int argc, char **argv)
 			r = 2;
 	}
 	results_free(&res);
+	report_resources(&o);
 	return r;
 }

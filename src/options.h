@@ -22,6 +22,13 @@ struct options {
 	uint64_t seed;
 	int verbose;
 	char **argv;                    /* PROGRAM ARGS..., NULL-terminated */
+	/* --assume-fence ADDR (repeatable): an MFENCE is simulated right
+	 * after the instruction at ADDR (hex pc or symbol+offset) */
+#define MAX_ASSUMED_FENCES 16
+	const char *assume_fence[MAX_ASSUMED_FENCES];
+	int nassume_fence;
+	bool nested; /* an exploration x86smc runs itself (the fence
+		      * check): no progress line, no nested checks */
 };
 
 /* Parse argv.  Returns 0 (run), 1 (help/version printed: exit 0), or -1

@@ -38,6 +38,10 @@ void opts_usage(void)
 	     "  --json FILE                 JSON summary (- = stdout)\n"
 	     "  --trace-out FILE            write the first error's schedule\n"
 	     "  --replay FILE               re-run that schedule\n"
+	     "  --assume-fence ADDR         simulate an MFENCE right after "
+	     "the instruction\n"
+	     "                              at ADDR (hex pc or symbol+off; "
+	     "repeatable)\n"
 	     "  --jobs N  --robustness  --nondet-domain LO..HI|LIST  --sanity\n"
 	     "  -v (verbose)  -h/--help  --version\n"
 	     "exit status: 0 no error, 1 error found, 2 usage error or the "
@@ -65,7 +69,7 @@ static int pick(const char *s, const char *const *names, int n)
 
 enum { O_MODEL = 256, O_STRATEGY, O_PREEMPT, O_MAXEXEC, O_TIMEOUT,
        O_MAXSTEPS, O_KEEP, O_OUTCOMES, O_JSON, O_TRACEOUT, O_REPLAY, O_JOBS,
-       O_ROBUST, O_NONDET, O_SANITY, O_VERSION, O_SEED };
+       O_ROBUST, O_NONDET, O_SANITY, O_VERSION, O_SEED, O_FENCE };
 
 static const struct option longopts[] = {
 	{ "model", required_argument, 0, O_MODEL },
@@ -84,6 +88,7 @@ static const struct option longopts[] = {
 	{ "nondet-domain", required_argument, 0, O_NONDET },
 	{ "sanity", no_argument, 0, O_SANITY },
 	{ "seed", required_argument, 0, O_SEED },
+	{ "assume-fence", required_argument, 0, O_FENCE },
 	{ "help", no_argument, 0, 'h' },
 	{ "version", no_argument, 0, O_VERSION },
 	{ 0, 0, 0, 0 },
@@ -152,6 +157,11 @@ static int set(struct options *o, int c, const char *arg, char *err,
 	case O_TRACEOUT: o->trace_out = arg; return 0;
 	case O_REPLAY: o->replay = arg; return 0;
 	case O_NONDET: o->nondet_domain = arg; return 0;
+	case O_FENCE:
+		if (!*arg || o->nassume_fence == MAX_ASSUMED_FENCES)
+			goto bad;
+		o->assume_fence[o->nassume_fence++] = arg;
+		return 0;
 	case 'v': o->verbose++; return 0;
 	default:
 		snprintf(err, (size_t)errsize, "unknown option (see --help)");
@@ -174,7 +184,8 @@ int opts_parse(int argc, char **argv, struct options *o, char *err,
 	o->preemptions = -1;
 	o->jobs = 1;
 	o->max_steps = 100000; /* an execution longer than this is cut */
-	optind = 1;
+	optind = 0; /* glibc: a full reset (1 would resume a previous
+		     * call's half-scanned "-vh" cluster) */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+hv", longopts, NULL)) != -1) {
 		if (c == 'h') {

@@ -187,6 +187,8 @@ static void one(const struct dec_insn *in, const struct dec_mem *m,
 		a->addr += r->fs_base;
 	else if (m->seg == DEC_SEG_GS)
 		a->addr += r->gs_base;
+	if (m->seg != DEC_SEG_NONE) /* the base can carry it past the end */
+		clip(a, false);
 }
 
 int dec_accesses(const struct dec_insn *insn, const struct dec_regs *r,

@@ -396,6 +396,7 @@ int dec_decode(const uint8_t *code, size_t n, uint64_t pc,
 	memset(out, 0, sizeof(*out));
 	out->pc = pc;
 	out->len = zi.length;
+	memcpy(out->bytes, code, zi.length <= n ? zi.length : n);
 	out->mnemonic = (uint16_t)zi.mnemonic;
 	out->copy = (struct dec_copy){ DEC_NOREG, DEC_NOREG, 0 };
 

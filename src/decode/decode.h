@@ -189,6 +189,8 @@ struct dec_insn {
 				 * rcx and r11 */
 	struct dec_copy copy;
 	uint16_t mnemonic;      /* decoder-specific id, for statistics only */
+	uint8_t bytes[16];      /* the instruction's bytes [0, len): for
+				 * disassembly in reports (dec_format) */
 };
 
 /* One concrete access. */

@@ -59,6 +59,10 @@ void dpor_reset(struct dpor *d);
 /* The thread chosen at each point of the current execution. */
 unsigned dpor_length(const struct dpor *d);
 int dpor_thread_at(const struct dpor *d, unsigned k);
+/* The event performed at point k (NULL if none) and the threads that
+ * were enabled there (for the error trace, src/report/trace.h). */
+const struct tr_event *dpor_event(const struct dpor *d, unsigned k);
+uint64_t dpor_enabled(const struct dpor *d, unsigned k);
 /* Preemptions in the current execution: switches away from a thread that
  * could have continued. */
 int dpor_preemptions(const struct dpor *d);

@@ -14,10 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "dpor/dpor.h"
 #include "dpor/schedule.h"
 #include "report/sym.h"
+#include "report/trace.h"
 #include "tracer/escape.h"
 #include "tracer/proc.h"
 #include "tracer/tracer.h"
@@ -40,7 +42,9 @@ struct explorer {
 	struct sched_cursor replay;    /* --replay */
 	struct tracer *t;
 	int cur;
-	bool show;                     /* print each event (--replay, -vv) */
+	bool show;                     /* print each event (-vv) */
+	bool progress;                 /* progress line on stderr (a tty) */
+	double last_progress;
 	bool hooks_tried;
 	bool use_snapshots, snapshots; /* wanted; taken */
 	unsigned long snapshot_forks;
@@ -94,7 +98,27 @@ static void describe_deadlock(struct explorer *x, struct error_rec *e)
 		      sizeof b);
 		if (ti->wait == TW_JOIN)
 			snprintf(a, sizeof a, "joins thread %d", ti->wait_for);
-		else {
+		else if (ti->wait == TW_AWAIT) {
+			/* a spin loop: where, and what it keeps reading */
+			size_t k = 0;
+			char s[128];
+			where(x, ti->wait_pc, b, sizeof b);
+			k += (size_t)snprintf(a, sizeof a, "spins reading");
+			for (int j = 0; j < ti->nawait && k < sizeof a; j++) {
+				where(x, ti->await_addr[j], s, sizeof s);
+				k += (size_t)snprintf(a + k, sizeof a - k,
+						      "%s %s", j ? "," : "", s);
+			}
+			len += (size_t)snprintf(e->message + len,
+						sizeof e->message - len,
+						" thread %d %s, at %s;", i, a,
+						b);
+			if (e->pc == 0) {
+				e->pc = ti->wait_pc;
+				e->thread = i;
+			}
+			continue;
+		} else {
 			char s[128];
 			where(x, ti->wait_addr, s, sizeof s);
 			snprintf(a, sizeof a, "waits on %s%s", s,
@@ -161,8 +185,11 @@ static int judge(struct explorer *x, struct error_rec *e, char *status,
 		describe_signal(end, e, sn);
 		return 1;
 	case END_DEADLOCK:
-		snprintf(status, n, "deadlock");
-		strcpy(e->kind, "deadlock");
+	case END_LIVELOCK:
+		snprintf(status, n, "%s", end->kind == END_LIVELOCK
+						  ? "livelock"
+						  : "deadlock");
+		strcpy(e->kind, status);
 		describe_deadlock(x, e);
 		return 1;
 	case END_STEPS:
@@ -210,8 +237,10 @@ static int write_trace(struct explorer *x, struct error_rec *e)
 }
 
 /* Keep the error if it is new (by kind and location) or has fewer
- * preemptions than the one of its kind already kept. */
-static void record_error(struct explorer *x, struct error_rec *e)
+ * preemptions than the one of its kind already kept.  Returns the record
+ * it was kept in, or NULL. */
+static struct error_rec *record_error(struct explorer *x,
+				      struct error_rec *e)
 {
 	for (size_t i = 0; i < x->res->nerrors; i++) {
 		struct error_rec *o = &x->res->errors[i];
@@ -222,16 +251,104 @@ static void record_error(struct explorer *x, struct error_rec *e)
 				write_trace(x, e);
 			if (i != 0)
 				e->trace_file[0] = 0;
+			free(o->trace);
 			*o = *e;
+			return o;
 		}
-		return;
+		return NULL;
 	}
 	struct error_rec *n = results_add_error(x->res);
 	if (!n)
-		return;
+		return NULL;
 	if (x->res->nerrors == 1)
 		write_trace(x, e);
 	*n = *e;
+	return n;
+}
+
+/* ---- the rendered trace (report/trace.h) ---- */
+
+static int env_owner(void *ctx, uint64_t a, bool *tls)
+{
+	return tracer_mem_owner(ctx, a, tls);
+}
+
+static size_t env_insn(void *ctx, uint64_t pc, uint8_t *buf, size_t n)
+{
+	return tracer_insn(ctx, pc, buf, n);
+}
+
+/* The current execution's events for the renderer (free in->ev and
+ * in->enabled). */
+static int trace_input(struct explorer *x, struct trace_in *in,
+		       const struct error_rec *e, const char *status)
+{
+	unsigned n = dpor_length(x->dpor), m = 0;
+	struct tr_event *ev = malloc((n ? n : 1) * sizeof *ev);
+	uint64_t *en = malloc((n ? n : 1) * sizeof *en);
+	const struct tr_end *end = tracer_end(x->t);
+
+	if (!ev || !en) {
+		free(ev);
+		free(en);
+		return -1;
+	}
+	for (unsigned k = 0; k < n; k++)
+		if (dpor_event(x->dpor, k)) {
+			ev[m] = *dpor_event(x->dpor, k);
+			en[m++] = dpor_enabled(x->dpor, k);
+		}
+	*in = (struct trace_in){ .model = model_name(x->o->model), .ev = ev,
+				 .enabled = en, .n = m,
+				 .preemptions = dpor_preemptions(x->dpor),
+				 .err = e, .status = status, .sig = end->sig,
+				 .fault_addr = end->fault_addr };
+	return 0;
+}
+
+/* tso/pso: the reorderings in the reported error's trace. */
+static void note_reorders(struct explorer *x, const struct trace_env *env,
+			  const struct trace_in *in)
+{
+	struct trace_reorder r[4];
+	int n = x->o->model == MODEL_SC ? 0 : trace_reorders(env, in, r, 4);
+
+	x->res->nreorders = n;
+	for (int i = 0; i < n; i++) {
+		struct reorder_rec *o = &x->res->reorders[i];
+		o->thread = r[i].thread;
+		o->store_pc = r[i].store_pc;
+		o->load_pc = r[i].load_pc;
+		o->fence_pc = r[i].fence_pc;
+		o->store_store = r[i].store_store;
+		o->recheck = false;
+		where(x, r[i].store_pc, o->store, sizeof o->store);
+		where(x, r[i].load_pc, o->load, sizeof o->load);
+	}
+}
+
+/* Render the current execution: into the reported error's record, or
+ * (kept NULL: a replay without error) into the results. */
+static void note_trace(struct explorer *x, struct error_rec *kept,
+		       const char *status)
+{
+	struct trace_env env = { x->sym, env_owner, env_insn, x->t };
+	struct trace_in in;
+	char *text;
+
+	if (trace_input(x, &in, kept, status) < 0)
+		return;
+	text = trace_render(&env, &in);
+	if (kept) {
+		free(kept->trace);
+		kept->trace = text;
+		note_reorders(x, &env, &in);
+	} else {
+		free(x->res->trace);
+		x->res->trace = text;
+	}
+	free((void *)in.ev);
+	free((void *)in.enabled);
 }
 
 static int conclude(struct explorer *x)
@@ -249,7 +366,11 @@ static int conclude(struct explorer *x)
 		bool ret = tracer_end(x->t)->kind == END_DEADLOCK && e.pc;
 		where(x, e.pc - ret, e.location, sizeof e.location);
 		e.preemptions = x->dpor ? dpor_preemptions(x->dpor) : 0;
-		record_error(x, &e);
+		struct error_rec *kept = record_error(x, &e);
+		if (kept && kept == x->res->errors) /* the reported one */
+			note_trace(x, kept, status);
+	} else if (x->o->replay) {
+		note_trace(x, NULL, status);
 	}
 	char *witness = NULL;
 	size_t wlen = 0;
@@ -298,6 +419,7 @@ static void account(struct explorer *x)
 	x->snapshot_forks += st.snapshots;
 	x->res->sanity_checked += st.sanity_checked;
 	x->res->sanity_mismatches += st.sanity_mismatches;
+	x->res->pso_shared += st.pso_shared;
 }
 
 static int install_hooks(struct explorer *x)
@@ -332,12 +454,11 @@ static int install_hooks(struct explorer *x)
  * of a live thread), and the enabled set must be exact for the tree. */
 static uint64_t runnable(struct explorer *x)
 {
-	uint64_t m = 0;
+	/* the update threads of non-empty buffers can flush */
+	uint64_t m = (uint64_t)tracer_update_mask(x->t) << TR_AUX_BASE;
 
 	for (int i = 0; i < tracer_nthreads(x->t) && !tracer_ended(x->t); i++) {
 		bool buffered = tracer_buffered(x->t, i);
-		if (buffered) /* its update thread can flush */
-			m |= 1ull << (TR_AUX_BASE + i);
 		if (tracer_status(x->t, i) != TS_RUNNABLE)
 			continue;
 		const struct tr_thread_info *ti = tracer_thread(x->t, i);
@@ -471,6 +592,56 @@ static void note_hash(struct explorer *x)
 	x->hashes[x->nhashes++] = h;
 }
 
+/* "0x5555555551a9" or "store+0x12" (a symbol, as traces print it, the
+ * "(file:line)" part left out); 0 if unknown. */
+static uint64_t resolve_code(struct explorer *x, const char *s)
+{
+	const char *plus = strrchr(s, '+');
+	uint64_t a, off = 0;
+	char name[256], *end;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		a = strtoull(s, &end, 16);
+		return *end ? 0 : a;
+	}
+	snprintf(name, sizeof name, "%.*s",
+		 plus ? (int)(plus - s) : (int)strlen(s), s);
+	if (plus) {
+		off = strtoull(plus + 1, &end, 0);
+		if (*end || end == plus + 1)
+			return 0;
+	}
+	a = x->sym ? sym_addr(x->sym, name) : 0;
+	return a ? a + off : 0;
+}
+
+/* --assume-fence: tell the tracer where MFENCEs are simulated. */
+static int assume_fences(struct explorer *x)
+{
+	for (int i = 0; i < x->o->nassume_fence; i++) {
+		const char *s = x->o->assume_fence[i];
+		uint64_t pc = resolve_code(x, s);
+		struct sym_info si = { 0 };
+		int r;
+		if (!pc) {
+			snprintf(x->why, sizeof x->why, "--assume-fence %s: no "
+				 "such address (a hex pc or symbol+offset)", s);
+			return -1;
+		}
+		if (x->sym)
+			sym_lookup(x->sym, pc, &si);
+		r = tracer_assume_fence(x->t, pc,
+					si.func ? pc - si.func_off : 0);
+		if (r < 0) {
+			snprintf(x->why, sizeof x->why, "--assume-fence %s: %s",
+				 s, r == -2 ? "not the start of an instruction"
+					    : "cannot place a stop point there");
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Start an execution: the first one (and every one without snapshots)
  * launches the program; later ones continue from the fork snapshot taken
  * when control started. */
@@ -478,7 +649,8 @@ static int begin(struct explorer *x)
 {
 	struct tracer_opts to = { .cpu = -1, .max_steps = x->o->max_steps,
 				  .escapes = &x->escapes,
-				  .tso = x->o->model == MODEL_TSO,
+				  .tso = x->o->model != MODEL_SC,
+				  .pso = x->o->model == MODEL_PSO,
 				  .sanity = x->o->sanity };
 
 	if (x->t && x->snapshots)
@@ -495,7 +667,8 @@ static int begin(struct explorer *x)
 		return -1;
 	}
 	if (!tracer_ended(x->t) &&
-	    (install_hooks(x) < 0 || tracer_go(x->t) < 0))
+	    (install_hooks(x) < 0 || assume_fences(x) < 0 ||
+	     tracer_go(x->t) < 0))
 		return -1;
 	if (!tracer_ended(x->t) && x->use_snapshots && x->sym &&
 	    tracer_snapshot(x->t, sym_addr(x->sym, "syscall")) == 0)
@@ -568,6 +741,161 @@ static void cover_note(struct explorer *x, bool complete, bool interrupted,
 			 interrupted ? "interrupted" : "stopped", r->executions);
 }
 
+/* The progress line: only on a terminal, at most four times a second;
+ * last: erase it. */
+static void progress(struct explorer *x, double t0, bool last)
+{
+	const struct results *r = x->res;
+	double t = now();
+
+	if (!x->progress || (!last && t - x->last_progress < 0.25))
+		return;
+	x->last_progress = t;
+	if (last) {
+		fputs("\r\033[K", stderr);
+		return;
+	}
+	fprintf(stderr, "\r\033[K%lu executions, %.0f/s, depth %u, %zu "
+			"error%s", r->executions + r->blocked_executions,
+		(double)(r->executions + r->blocked_executions) /
+			(t - t0 > 1e-3 ? t - t0 : 1e-3),
+		dpor_length(x->dpor), r->nerrors, r->nerrors == 1 ? "" : "s");
+}
+
+/* ---- the fence check (tso/pso) ---- */
+
+static bool same_error(const struct error_rec *a, const struct error_rec *b)
+{
+	return strcmp(a->kind, b->kind) == 0 &&
+	       strcmp(a->location, b->location) == 0;
+}
+
+/* Can sc reach the reported error?  Fills fence->sc; true if it can. */
+static bool sc_reaches(const struct options *o, struct results *res)
+{
+	struct options so = *o;
+	struct results sr = { 0 };
+	bool found = false;
+
+	so.model = MODEL_SC;
+	so.nested = true;
+	so.keep_going = false; /* the first error is usually the one */
+	so.trace_out = so.json = NULL;
+	so.nassume_fence = 0;
+	explore(&so, &sr);
+	if (sr.nerrors && !same_error(&sr.errors[0], &res->errors[0])) {
+		results_free(&sr); /* another error: look at all of them */
+		so.keep_going = true;
+		explore(&so, &sr);
+	}
+	for (size_t i = 0; i < sr.nerrors; i++)
+		found |= same_error(&sr.errors[i], &res->errors[0]);
+	res->fence.sc = found ? "possible" : sr.complete ? "impossible"
+							 : "unknown";
+	if (found)
+		snprintf(res->fence.sc_detail, sizeof res->fence.sc_detail,
+			 "found in %lu sc execution%s", sr.executions,
+			 sr.executions == 1 ? "" : "s");
+	else
+		snprintf(res->fence.sc_detail, sizeof res->fence.sc_detail,
+			 "checked: %lu execution%s under sc, %s",
+			 sr.executions, sr.executions == 1 ? "" : "s",
+			 sr.complete ? "complete" : "not complete");
+	results_free(&sr);
+	return found;
+}
+
+/* Add the stores of reorderings to the fences; returns how many new. */
+static int add_fences(struct explorer *x, struct fence_rec *f,
+		      const struct results *r)
+{
+	int added = 0;
+
+	for (int i = 0; i < r->nreorders && f->nfences < MAX_FENCES; i++) {
+		bool dup = false;
+		for (int j = 0; j < f->nfences; j++)
+			dup |= f->pc[j] == r->reorders[i].fence_pc;
+		if (dup)
+			continue;
+		f->pc[f->nfences] = r->reorders[i].fence_pc;
+		where(x, f->pc[f->nfences], f->at[f->nfences],
+		      sizeof f->at[0]);
+		f->nfences++;
+		added++;
+		if (r != x->res && x->res->nreorders < 4) { /* say why */
+			struct reorder_rec *o =
+				&x->res->reorders[x->res->nreorders++];
+			*o = r->reorders[i];
+			o->recheck = true;
+		}
+	}
+	return added;
+}
+
+/* Explore again with the suggested fences assumed; a new reordering in
+ * the error found then adds its fence too (a few rounds). */
+static void verify_fences(struct explorer *x, struct fence_rec *f)
+{
+	char pcs[MAX_FENCES][24];
+	struct options fo = *x->o;
+
+	fo.nested = true;
+	fo.keep_going = false;
+	fo.trace_out = fo.json = NULL;
+	for (int round = 0; round < 3; round++) {
+		struct results fr = { 0 };
+		fo.nassume_fence = x->o->nassume_fence;
+		for (int i = 0; i < f->nfences &&
+				fo.nassume_fence < MAX_ASSUMED_FENCES; i++) {
+			snprintf(pcs[i], sizeof pcs[i], "%#lx",
+				 (unsigned long)f->pc[i]);
+			fo.assume_fence[fo.nassume_fence++] = pcs[i];
+		}
+		explore(&fo, &fr);
+		if (!fr.nerrors) {
+			f->verified = fr.complete ? 1 : -1;
+			snprintf(f->recheck, sizeof f->recheck, "%s (%lu "
+				 "executions, %s)", fr.complete ? "the error "
+				 "disappears: no error" : "no error found, but "
+				 "the exploration did not complete",
+				 fr.executions, fr.complete ? "complete"
+							    : "not complete");
+		} else if (round == 2 || !add_fences(x, f, &fr)) {
+			f->verified = 0;
+			snprintf(f->recheck, sizeof f->recheck, "an error "
+				 "remains: %s at %s (%lu executions)",
+				 fr.errors[0].kind, fr.errors[0].location,
+				 fr.executions);
+		} else {
+			results_free(&fr);
+			continue;
+		}
+		results_free(&fr);
+		return;
+	}
+}
+
+/* An error under tso/pso with a store→load reordering in its trace: is
+ * it impossible under sc, and does an MFENCE after the store fix it? */
+static void fence_check(struct explorer *x)
+{
+	const struct options *o = x->o;
+	struct results *res = x->res;
+
+	if (o->nested || o->replay || o->model == MODEL_SC ||
+	    !res->nerrors || !res->nreorders || proc_interrupted())
+		return;
+	double t0 = now();
+
+	res->fence.ran = true;
+	res->fence.verified = -1;
+	if (!sc_reaches(o, res) && !proc_interrupted()) {
+		add_fences(x, &res->fence, res);
+		verify_fences(x, &res->fence);
+	}
+	res->fence.seconds = now() - t0;
+}
+
 int explore(const struct options *o, struct results *res)
 {
 	struct explorer x = { .o = o, .res = res };
@@ -591,7 +919,9 @@ int explore(const struct options *o, struct results *res)
 		for (size_t i = 0; i < replay.nescapes; i++)
 			esc_add(&x.escapes, replay.escapes[i], 8);
 	}
-	x.show = o->replay != NULL || o->verbose > 1;
+	x.show = o->verbose > 1;
+	x.progress = !o->nested && !o->replay && isatty(2);
+	x.last_progress = t0;
 	x.use_snapshots = !getenv("X86SMC_NO_SNAPSHOTS");
 	res->sanity = o->sanity;
 	x.dpor = dpor_new(o->strategy == STRAT_EXHAUSTIVE, o->preemptions);
@@ -616,6 +946,7 @@ int explore(const struct options *o, struct results *res)
 			res->blocked_executions++;
 		else
 			res->executions++;
+		progress(&x, t0, false);
 		if (o->replay || (err && !o->keep_going))
 			break;
 		if (!dpor_next(x.dpor)) {
@@ -627,6 +958,7 @@ int explore(const struct options *o, struct results *res)
 			break;
 		}
 	}
+	progress(&x, t0, true);
 	res->complete = complete;
 	res->elapsed_s = now() - t0;
 	res->traces = x.nhashes;
@@ -636,7 +968,9 @@ int explore(const struct options *o, struct results *res)
 	if (x.t) {
 		account(&x);
 		tracer_free(x.t);
+		x.t = NULL;
 	}
+	fence_check(&x);
 	sched_free(&replay);
 	sched_free(&x.done);
 	dpor_free(x.dpor);

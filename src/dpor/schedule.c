@@ -144,6 +144,8 @@ int sched_parse(struct schedule *s, const char *text, char *err,
 		snprintf(err, errsize, "the schedule has no steps");
 		r = -1;
 	}
+	if (r < 0)
+		sched_free(s); /* nothing to free for the caller */
 	return r;
 }
 

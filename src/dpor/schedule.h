@@ -40,7 +40,8 @@ struct schedule {
 	size_t nescapes, capescapes;
 };
 
-/* Parse text; on error returns -1 with a message naming the line. */
+/* Parse text; on error returns -1 with a message naming the line (and
+ * *s empty: nothing to free). */
 int sched_parse(struct schedule *s, const char *text, char *err,
 		size_t errsize);
 int sched_load(struct schedule *s, const char *path, char *err,

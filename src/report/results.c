@@ -65,7 +65,10 @@ void results_free(struct results *r)
 	}
 	free(r->outcomes);
 	free(r->non_sc);
+	for (size_t i = 0; i < r->nerrors; i++)
+		free(r->errors[i].trace);
 	free(r->errors);
+	free(r->trace);
 	memset(r, 0, sizeof *r);
 }
 
@@ -136,6 +139,42 @@ static void json_error(FILE *f, const struct error_rec *e, bool last)
 	fputs(last ? "}\n" : "},\n", f);
 }
 
+/* "fence_suggestion": null, or what the fence check found. */
+static void json_fence(const struct results *r, FILE *f)
+{
+	const struct fence_rec *fr = &r->fence;
+
+	if (!fr->ran) {
+		fputs("  \"fence_suggestion\": null,\n", f);
+		return;
+	}
+	fputs("  \"fence_suggestion\": {\"sc\": ", f);
+	json_string(f, fr->sc, strlen(fr->sc));
+	fputs(", \"reorderings\": [", f);
+	for (int i = 0; i < r->nreorders; i++) {
+		const struct reorder_rec *o = &r->reorders[i];
+		fprintf(f, "%s{\"thread\": %d, \"kind\": \"%s\", \"store\": ",
+			i ? ", " : "", o->thread,
+			o->store_store ? "store-store" : "store-load");
+		json_string(f, o->store, strlen(o->store));
+		fputs(o->store_store ? ", \"later_store\": " : ", \"load\": ", f);
+		json_string(f, o->load, strlen(o->load));
+		fputc('}', f);
+	}
+	fputs("], \"fence_after\": [", f);
+	for (int i = 0; i < fr->nfences; i++) {
+		fprintf(f, "%s{\"pc\": \"%#lx\", \"location\": ", i ? ", " : "",
+			(unsigned long)fr->pc[i]);
+		json_string(f, fr->at[i], strlen(fr->at[i]));
+		fputc('}', f);
+	}
+	fprintf(f, "], \"verified\": %s, \"recheck\": ",
+		fr->verified == 1 ? "true" : fr->verified == 0 ? "false"
+							      : "null");
+	json_string(f, fr->recheck, strlen(fr->recheck));
+	fputs("},\n", f);
+}
+
 int report_json(const struct results *r, FILE *f)
 {
 	fputs("{\n", f);
@@ -182,11 +221,15 @@ int report_json(const struct results *r, FILE *f)
 		}
 		fputs(r->nnon_sc ? "\n  ],\n" : "],\n", f);
 	}
+	json_fence(r, f);
 	if (r->sanity)
 		fprintf(f, "  \"sanity_checked\": %lu,\n"
 			   "  \"sanity_mismatches\": %lu,\n",
 			(unsigned long)r->sanity_checked,
 			(unsigned long)r->sanity_mismatches);
+	if (r->pso_shared)
+		fprintf(f, "  \"pso_shared_stores\": %lu,\n",
+			(unsigned long)r->pso_shared);
 	json_kv(f, "coverage", r->note, false);
 	fputs("}\n", f);
 	return ferror(f) ? -1 : 0;
@@ -203,6 +246,64 @@ static void text_outcomes(const struct results *r, FILE *f)
 	}
 }
 
+/* "store+0x12 (dekker.c:29)" → "store+0x12": what --assume-fence takes. */
+static int addr_len(const char *at)
+{
+	return (int)strcspn(at, " ");
+}
+
+/* One reordering and, the first time it comes up, the fence for it. */
+static void text_reorder(const struct results *r, int i, FILE *f)
+{
+	const struct fence_rec *fr = &r->fence;
+	const struct reorder_rec *o = &r->reorders[i];
+
+	fprintf(f, "  %sT%d's store at %s was still in its store buffer\n"
+		   "    when %s at %s %s\n",
+		o->recheck ? "with that, " : "", o->thread, o->store,
+		o->store_store ? "its later store" : "its load", o->load,
+		o->store_store ? "reached memory"
+			       : "read a location another thread writes");
+	for (int j = 0; j < i; j++)
+		if (r->reorders[j].fence_pc == o->fence_pc)
+			return;
+	for (int k = 0; k < fr->nfences; k++)
+		if (fr->pc[k] == o->fence_pc)
+			fprintf(f, "  suggestion: an MFENCE right after %s%s\n",
+				fr->at[k], o->fence_pc != o->store_pc
+						   ? ",\n    the thread's last "
+						     "store before that load"
+						   : "");
+}
+
+static void text_fence(const struct results *r, FILE *f)
+{
+	const struct fence_rec *fr = &r->fence;
+
+	if (!fr->ran)
+		return;
+	if (strcmp(fr->sc, "possible") == 0) {
+		fprintf(f, "fence check: this error happens under sc too (%s):\n"
+			   "  store buffering is not its cause (%.2f s)\n",
+			fr->sc_detail, fr->seconds);
+		return;
+	}
+	fprintf(f, "fence check: this error is %s under sc (%s)\n",
+		strcmp(fr->sc, "impossible") == 0 ? "impossible"
+						  : "not known to be possible",
+		fr->sc_detail);
+	for (int i = 0; i < r->nreorders; i++)
+		text_reorder(r, i, f);
+	if (!fr->nfences)
+		return;
+	fputs("  re-checked with", f);
+	for (int i = 0; i < fr->nfences; i++)
+		fprintf(f, " --assume-fence %.*s", addr_len(fr->at[i]),
+			fr->at[i]);
+	fprintf(f, ":\n    %s\n  (the fence check took %.2f s)\n", fr->recheck,
+		fr->seconds);
+}
+
 void report_text(const struct results *r, FILE *f, bool outcomes)
 {
 	for (size_t i = 0; i < r->nerrors; i++) {
@@ -213,7 +314,13 @@ void report_text(const struct results *r, FILE *f, bool outcomes)
 		if (e->trace_file[0])
 			fprintf(f, "  schedule written to %s (replay with "
 				   "--replay)\n", e->trace_file);
+		if (i == 0 && e->trace)
+			fputs(e->trace, f);
+		if (i == 0)
+			text_fence(r, f);
 	}
+	if (r->trace)
+		fputs(r->trace, f);
 	if (outcomes)
 		text_outcomes(r, f);
 	if (r->robust_checked && !r->nnon_sc)
@@ -236,6 +343,11 @@ void report_text(const struct results *r, FILE *f, bool outcomes)
 		r->complete ? "complete" : "not complete", r->note,
 		(unsigned long)r->events, (unsigned long)r->ptrace_stops, per,
 		r->elapsed_s);
+	if (r->pso_shared)
+		fprintf(f, "  pso: %lu stores to a thread's %s location shared "
+			   "a FIFO with another location: their reorderings "
+			   "were not explored\n",
+			(unsigned long)r->pso_shared, "fifth or later");
 	if (r->sanity)
 		fprintf(f, "  sanity: %lu stepped instructions checked, %lu "
 			   "mismatches\n",

@@ -25,6 +25,35 @@ struct error_rec {
 	char location[256];
 	int preemptions;
 	char trace_file[512];
+	char *trace;        /* the rendered execution (report/trace.h),
+			     * malloc'd, owned by the results; may be NULL */
+};
+
+/* Under tso/pso: a store→load reordering in the reported error's trace
+ * (trace.h, struct trace_reorder), located. */
+struct reorder_rec {
+	int thread;
+	uint64_t store_pc, load_pc;
+	uint64_t fence_pc;          /* the last store before the load */
+	bool store_store;           /* pso: "load" is a later store */
+	bool recheck;               /* found re-checking with fences */
+	char store[200], load[200]; /* "store+0x12 (dekker.c:29)" */
+};
+
+/* The fence suggestion for the reported error (tso/pso). */
+#define MAX_FENCES 8
+struct fence_rec {
+	bool ran;              /* the check ran */
+	const char *sc;        /* the error under sc: "impossible",
+				* "possible", "unknown" (not complete) */
+	char sc_detail[160];
+	int nfences;           /* suggested: an MFENCE after each */
+	uint64_t pc[MAX_FENCES];
+	char at[MAX_FENCES][200];
+	int verified;          /* 1 the error is gone (complete), 0 an
+				* error remains, -1 unknown (limits) */
+	char recheck[400];     /* what the re-check found, in words */
+	double seconds;        /* the check's time (not in elapsed_s) */
 };
 
 struct results {
@@ -38,6 +67,8 @@ struct results {
 	double elapsed_s;
 	uint64_t events, ptrace_stops;
 	unsigned long traces;   /* distinct happens-before classes seen */
+	uint64_t pso_shared;    /* pso stores that shared a FIFO with
+				 * another location (out of buffers) */
 	bool sanity;            /* --sanity ran: the two counts below */
 	uint64_t sanity_checked, sanity_mismatches;
 	char note[256];     /* what was covered, in words */
@@ -46,6 +77,13 @@ struct results {
 	bool robust_checked;
 	const struct outcome **non_sc;
 	size_t nnon_sc;
+	/* tso/pso: the reorderings in errors[0]'s trace, and the fence
+	 * check (fence.ran) */
+	struct reorder_rec reorders[4];
+	int nreorders;
+	struct fence_rec fence;
+	char *trace;        /* --replay of an execution without error: its
+			     * rendered trace (malloc'd) */
 };
 
 /* Count one execution's outcome (merged with an equal one); witness: the

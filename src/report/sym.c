@@ -61,6 +61,7 @@ struct symtab {
 	size_t nobjs, ocap;
 	struct range *r;
 	size_t nr, rcap;
+	int has_exe; /* objs[0] is the executable */
 };
 
 /* "lo-hi perms off dev inode   path" → *mp; path may contain spaces. */
@@ -245,6 +246,7 @@ static void exe_first(struct symtab *st, pid_t pid)
 		return;
 	path[n] = '\0';
 	i = find_obj(st, path);
+	st->has_exe = i >= 0;
 	if (i > 0) {
 		struct obj exe = st->objs[i];
 
@@ -446,6 +448,13 @@ int sym_lookup(struct symtab *st, uint64_t addr, struct sym_info *out)
 		out->func_off = v - start;
 	symline_find(o->lines, v, &out->file, &out->line);
 	return 0;
+}
+
+int sym_in_exe(const struct symtab *st, uint64_t addr)
+{
+	const struct range *r = find_range(st, addr);
+
+	return r && st->has_exe && r->obj == 0;
 }
 
 /* Characters snprintf actually stored. */

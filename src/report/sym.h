@@ -50,6 +50,9 @@ struct sym_info {
  * a known object, -1 otherwise (out is then all NULL/0). */
 int sym_lookup(struct symtab *st, uint64_t addr, struct sym_info *out);
 
+/* 1 if addr lies in the executable (not a library, not anonymous). */
+int sym_in_exe(const struct symtab *st, uint64_t addr);
+
 /* "func+0x1a (file.c:42)", "func+0x1a", "libc.so.6+0x8e1f0" or
  * "0x7f001234": always fills buf; returns buf. */
 const char *sym_describe(struct symtab *st, uint64_t addr, char *buf,

@@ -40,6 +40,12 @@ struct symline {
 struct fcache {
 	uint32_t *idx;
 	size_t n;
+	/* DWARF 5 tables: the name of file entry 1.  libdwarf 20210528
+	 * starts the file register at 0 instead of 1 (DWARF 5, 6.2.2), so
+	 * rows before the first DW_LNS_set_file (GCC's: code from the
+	 * first header the CU uses, e.g. inline helpers) come back as file
+	 * 0, the CU's primary file. */
+	const char *entry1;
 };
 
 /* 1 if res is not DW_DLV_OK; frees the error libdwarf allocated.  err is
@@ -96,6 +102,11 @@ static int file_index(struct symline *t, struct fcache *fc, Dwarf_Debug dbg,
 			q[i] = NO_FILE;
 		fc->idx = q;
 		fc->n = fileno + 1;
+	}
+	if (fileno == 0 && fc->entry1) {
+		ret = intern(t, fc->entry1, idx);
+		fc->idx[fileno] = *idx;
+		return ret;
 	}
 	if (failed(dbg, dwarf_linesrc(line, &path, &err), &err))
 		return 0;
@@ -157,9 +168,9 @@ static int add_row(struct symline *t, struct fcache *fc, Dwarf_Debug dbg,
 }
 
 static int add_rows(struct symline *t, Dwarf_Debug dbg, Dwarf_Line *lines,
-		    Dwarf_Signed n)
+		    Dwarf_Signed n, const char *entry1)
 {
-	struct fcache fc = { NULL, 0 };
+	struct fcache fc = { NULL, 0, entry1 };
 	size_t seq = t->n; /* first row of the current sequence */
 	int ret = 0;
 
@@ -185,16 +196,24 @@ static int read_cu(struct symline *t, Dwarf_Debug dbg, Dwarf_Die die)
 	Dwarf_Small count;
 	Dwarf_Line_Context ctx;
 	Dwarf_Line *lines;
-	Dwarf_Signed n;
+	Dwarf_Signed n, nfiles = 0;
+	char **files = NULL;
 	int ret = 0;
 
 	if (failed(dbg, dwarf_srclines_b(die, &version, &count, &ctx, &err),
 		   &err))
 		return 0;
+	if (version == 5 &&
+	    failed(dbg, dwarf_srcfiles(die, &files, &nfiles, &err), &err))
+		nfiles = 0;
 	if (!failed(dbg,
 		    dwarf_srclines_from_linecontext(ctx, &lines, &n, &err),
 		    &err))
-		ret = add_rows(t, dbg, lines, n);
+		ret = add_rows(t, dbg, lines, n, nfiles > 1 ? files[1] : NULL);
+	for (Dwarf_Signed i = 0; i < nfiles; i++)
+		dwarf_dealloc(dbg, files[i], DW_DLA_STRING);
+	if (nfiles > 0)
+		dwarf_dealloc(dbg, files, DW_DLA_LIST);
 	dwarf_srclines_dealloc_b(ctx);
 	return ret;
 }

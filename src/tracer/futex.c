@@ -7,12 +7,14 @@
  * by address only (one process: private and shared are the same).
  * Waiters are woken in the order they blocked.  A wait with a timeout
  * blocks like any other; it times out only when no thread can run
- * (tracer_timeout_one: a virtual clock that jumps when everybody sleeps).
+ * (tracer_timeout_one: the virtual clock of determ.h jumps to the
+ * earliest deadline), or at once if its deadline has already passed.
  */
 #include <errno.h>
 #include <limits.h>
 #include <linux/futex.h>
 
+#include "tracer/determ.h"
 #include "tracer/tracer_priv.h"
 
 #define FUTEX_TID_MASK_ 0x3fffffffu
@@ -70,6 +72,7 @@ void futex_block(struct tracer *t, struct lthread *th, enum tr_wait w,
 	th->info.wait_addr = addr;
 	th->info.wait_for = -1;
 	th->info.timed = timed;
+	th->wait_deadline = 0;
 	th->info.wait_pc = th->regs.rip - 2;
 	th->info.wait_caller = user_caller(t, th);
 	th->wait_seq = ++t->wait_seq;
@@ -198,7 +201,9 @@ static long lock_pi(struct tracer *t, struct lthread *th, const long a[6],
 {
 	uint64_t addr = (uint64_t)a[0];
 	uint32_t me = (uint32_t)th->info.os_tid, w;
-	bool ok;
+	uint64_t deadline;
+	bool ok, expired;
+	long r;
 
 	w = word_read(t, addr, &ok);
 	if (!ok)
@@ -211,8 +216,12 @@ static long lock_pi(struct tracer *t, struct lthread *th, const long a[6],
 		return -EDEADLK;
 	if (try)
 		return -EAGAIN;
+	r = det_futex_deadline(t, a[1], (uint64_t)a[3], &deadline, &expired);
+	if (r < 0 || expired)
+		return r < 0 ? r : -ETIMEDOUT;
 	word_write(t, addr, w | FUTEX_WAITERS_);
 	futex_block(t, th, TW_LOCK_PI, addr, a[3] != 0);
+	th->wait_deadline = deadline;
 	return SYS_NORETURN;
 }
 
@@ -244,8 +253,10 @@ static long unlock_pi(struct tracer *t, struct lthread *th, const long a[6])
 static long futex_wait(struct tracer *t, struct lthread *th, const long a[6],
 		 uint32_t bitset)
 {
+	uint64_t deadline;
+	bool ok, expired;
 	uint32_t w;
-	bool ok;
+	long r;
 
 	if (bitset == 0)
 		return -EINVAL;
@@ -254,7 +265,11 @@ static long futex_wait(struct tracer *t, struct lthread *th, const long a[6],
 		return -EFAULT;
 	if (w != (uint32_t)a[2])
 		return -EAGAIN;
+	r = det_futex_deadline(t, a[1], (uint64_t)a[3], &deadline, &expired);
+	if (r < 0 || expired)
+		return r < 0 ? r : -ETIMEDOUT;
 	futex_block(t, th, TW_FUTEX, (uint64_t)a[0], a[3] != 0);
+	th->wait_deadline = deadline;
 	th->wait_bitset = bitset;
 	return SYS_NORETURN;
 }
@@ -330,7 +345,11 @@ void join_block(struct tracer *t, struct lthread *th, int target)
 	th->info.timed = false;
 	th->wait_bitset = 0; /* no futex wake may end this wait */
 	th->info.wait_pc = th->regs.rip;
-	th->info.wait_caller = user_caller(t, th);
+	/* at pthread_join's entry (its hook): the return address is the
+	 * caller, in a static binary too (where libc is in the executable
+	 * and user_caller() would stop at pthread_join itself) */
+	if (proc_read(&t->proc, th->regs.rsp, &th->info.wait_caller, 8) != 8)
+		th->info.wait_caller = user_caller(t, th);
 	th->wait_seq = ++t->wait_seq;
 	th->need_advance = false;
 	th->info.pending_known = false;

@@ -18,6 +18,7 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tracer/log.h"
@@ -26,7 +27,7 @@
 #define NT_X86_XSTATE 0x202
 #endif
 
-static volatile sig_atomic_t watchdog_fired, interrupted;
+static volatile sig_atomic_t watchdog_fired, interrupted, deadline_passed;
 static unsigned watchdog_seconds;
 
 static void on_alarm(int sig)
@@ -56,6 +57,41 @@ bool proc_interrupted(void)
 	return interrupted;
 }
 
+static void on_deadline(int sig)
+{
+	(void)sig;
+	deadline_passed = 1;
+	interrupted = 1;
+}
+
+int proc_set_deadline(double seconds)
+{
+	struct sigaction sa = { .sa_handler = on_deadline };
+	struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL };
+	struct itimerspec when = { { 0, 0 }, { 0, 0 } };
+	timer_t timer;
+
+	if (seconds <= 0)
+		return 0;
+	ev.sigev_signo = SIGRTMIN + 1;
+	sigemptyset(&sa.sa_mask);
+	/* no SA_RESTART: a waitpid in progress returns EINTR */
+	if (sigaction(SIGRTMIN + 1, &sa, NULL) < 0 ||
+	    timer_create(CLOCK_MONOTONIC, &ev, &timer) < 0)
+		return -1;
+	when.it_value.tv_sec = (time_t)seconds;
+	when.it_value.tv_nsec = (long)((seconds - (double)(time_t)seconds) *
+				       1e9);
+	if (when.it_value.tv_sec == 0 && when.it_value.tv_nsec == 0)
+		when.it_value.tv_nsec = 1;
+	return timer_settime(timer, 0, &when, NULL);
+}
+
+bool proc_deadline_passed(void)
+{
+	return deadline_passed;
+}
+
 void proc_set_watchdog(unsigned seconds)
 {
 	struct sigaction sa = { .sa_handler = on_alarm };
@@ -79,11 +115,11 @@ int proc_pin_self(int cpu)
 }
 
 /* The filter: RET_TRACE for the listed syscalls, ALLOW for the rest.
- * Non-x86-64 syscall ABIs (int 0x80) are traced too, so that the tracer
- * can refuse them instead of missing them. */
+ * Other syscall ABIs (int 0x80, x32) are traced too, with data 0xffff,
+ * so that the tracer can refuse them instead of missing them. */
 static int install_filter(const int *nrs, int n)
 {
-	struct sock_filter f[4 + 2 * 512];
+	struct sock_filter f[6 + 2 * 512];
 	int k = 0;
 
 	if (n > 500)
@@ -96,6 +132,11 @@ static int install_filter(const int *nrs, int n)
 					      SECCOMP_RET_TRACE | 0xffff);
 	f[k++] = (struct sock_filter)BPF_STMT(
 		BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
+	/* x32 syscalls: numbers with bit 30 set, also refused */
+	f[k++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K,
+					      0x40000000u, 0, 1);
+	f[k++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+					      SECCOMP_RET_TRACE | 0xffff);
 	for (int i = 0; i < n; i++) {
 		f[k++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
 						      (unsigned)nrs[i], 0, 1);
@@ -131,6 +172,12 @@ child(char *const argv[], const struct proc_launch_opts *o, int errfd)
 	}
 	raise(SIGSTOP); /* wait for PTRACE_SEIZE */
 	if (install_filter(o->trace_nrs, o->ntrace_nrs) < 0) {
+		err = -errno;
+		goto fail;
+	}
+	/* rdtsc/rdtscp fault from the exec on, ld.so's included (the
+	 * tracer emulates them: determ.h) */
+	if (o->trap_tsc && prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0) < 0) {
 		err = -errno;
 		goto fail;
 	}
@@ -221,8 +268,9 @@ int proc_launch(struct proc *p, char *const argv[],
 		ssize_t n = read(pfd[0], &err, sizeof err);
 		close(pfd[0]);
 		if (n == sizeof err && err < 0)
-			fprintf(stderr, "x86smc: cannot install the seccomp "
-					"filter: %s\n", strerror(-err));
+			fprintf(stderr, "x86smc: cannot set up the target "
+					"(seccomp filter, PR_SET_TSC): %s\n",
+				strerror(-err));
 		else if (n == sizeof err)
 			fprintf(stderr, "x86smc: cannot execute %s: %s\n",
 				argv[0], strerror(err));
@@ -392,9 +440,13 @@ void proc_kill(struct proc *p)
 	if (p->pid <= 0)
 		return;
 	kill(p->pid, SIGKILL);
-	while (waitpid(p->pid, &ws, __WALL) == p->pid && !WIFEXITED(ws) &&
-	       !WIFSIGNALED(ws))
-		;
+	for (;;) { /* reap it, whatever signal interrupts the wait */
+		pid_t r = waitpid(p->pid, &ws, __WALL);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r != p->pid || WIFEXITED(ws) || WIFSIGNALED(ws))
+			break;
+	}
 	if (p->memfd >= 0)
 		close(p->memfd);
 	p->memfd = -1;

@@ -53,6 +53,7 @@ struct proc_launch_opts {
 	const int *trace_nrs;     /* syscalls the filter makes stop */
 	int ntrace_nrs;
 	char *const *envp_extra;  /* NAME=VALUE strings added to environ */
+	bool trap_tsc;            /* rdtsc/rdtscp raise SIGSEGV (PR_SET_TSC) */
 };
 
 /* Fork, set up and exec argv[0] under PTRACE_SEIZE|EXITKILL; returns once
@@ -103,6 +104,12 @@ void proc_set_watchdog(unsigned seconds);
  * (installed once by main). */
 void proc_catch_interrupts(void);
 bool proc_interrupted(void);
+
+/* --timeout: after this many seconds x86smc stops as if interrupted, in
+ * the middle of an execution too (a program that never ends, or a thread
+ * that loops without a visible event).  0: no deadline. */
+int proc_set_deadline(double seconds);
+bool proc_deadline_passed(void);
 
 /* The tracer's CPU pinning (done once at start). */
 int proc_pin_self(int cpu);

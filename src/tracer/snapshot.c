@@ -23,6 +23,7 @@ struct tr_snapshot {
 	int nthreads, cur;
 	bool native;
 	uint64_t wait_seq, next_start_routine;
+	uint64_t clock_ns;       /* the virtual clock (determ.h) */
 	struct output out[3];
 };
 
@@ -70,9 +71,39 @@ static uint64_t find_syscall(struct tracer *t, uint64_t fn)
 	return 0;
 }
 
+/* Fork p at the syscall instruction pc.  That instruction may carry a
+ * breakpoint (a program that calls syscall() itself): the injected clone
+ * runs the original byte, and *rebp tells the caller to put the int3
+ * back into the copy (p gets it back here). */
+static pid_t fork_at(struct tracer *t, struct proc *p, uint64_t pc,
+		     bool *rebp)
+{
+	const struct bp *b = bp_find(t, pc);
+	static const uint8_t int3 = 0xcc;
+	uint8_t cur = 0;
+	pid_t pid;
+
+	*rebp = b && proc_read(p, pc, &cur, 1) == 1 && cur == int3;
+	if (!*rebp)
+		return proc_fork(p, pc);
+	if (proc_write(p, pc, &b->orig, 1) != 1)
+		return -1;
+	pid = proc_fork(p, pc);
+	proc_write(p, pc, &int3, 1);
+	return pid;
+}
+
+static int put_int3(struct proc *p, uint64_t pc, bool rebp)
+{
+	static const uint8_t int3 = 0xcc;
+
+	return !rebp || proc_write(p, pc, &int3, 1) == 1 ? 0 : -1;
+}
+
 int tracer_snapshot(struct tracer *t, uint64_t syscall_fn)
 {
 	struct tr_snapshot *s;
+	bool rebp;
 	pid_t pid;
 
 	if (t->snap || t->end.kind != END_NONE)
@@ -84,12 +115,13 @@ int tracer_snapshot(struct tracer *t, uint64_t syscall_fn)
 	if (!s->syscall_pc || tr_sync_regs(t) < 0 ||
 	    proc_getxstate(&t->proc, t->th[t->cur].xstate) < 0)
 		goto fail;
-	pid = proc_fork(&t->proc, s->syscall_pc);
+	pid = fork_at(t, &t->proc, s->syscall_pc, &rebp);
 	if (pid < 0)
 		goto fail;
 	s->proc = t->proc;
 	s->proc.memfd = -1;
 	if (proc_attach_pid(&s->proc, pid) < 0 ||
+	    put_int3(&s->proc, s->syscall_pc, rebp) < 0 ||
 	    proc_setregs(&s->proc, &t->th[t->cur].regs) < 0 ||
 	    copy_threads(s->th, t->th, t->nthreads, t->proc.xsize) < 0 ||
 	    copy_output(s->out, t->out) < 0) {
@@ -102,6 +134,7 @@ int tracer_snapshot(struct tracer *t, uint64_t syscall_fn)
 	s->cur = t->cur;
 	s->native = t->native;
 	s->wait_seq = t->wait_seq;
+	s->clock_ns = t->clock_ns;
 	s->next_start_routine = t->next_start_routine;
 	t->snap = s;
 	return 0;
@@ -115,13 +148,15 @@ fail:
 int tracer_restore(struct tracer *t)
 {
 	struct tr_snapshot *s = t->snap;
+	bool rebp;
 	pid_t pid;
 
 	if (!s)
 		return -1;
 	proc_kill(&t->proc);
-	pid = proc_fork(&s->proc, s->syscall_pc);
-	if (pid < 0 || proc_attach_pid(&t->proc, pid) < 0)
+	pid = fork_at(t, &s->proc, s->syscall_pc, &rebp);
+	if (pid < 0 || proc_attach_pid(&t->proc, pid) < 0 ||
+	    put_int3(&t->proc, s->syscall_pc, rebp) < 0)
 		return -1;
 	for (int i = 0; i < t->nthreads; i++)
 		sb_free(&t->th[i].sb); /* the snapshot's buffers are empty */
@@ -136,13 +171,20 @@ int tracer_restore(struct tracer *t)
 	t->cur = s->cur;
 	t->native = s->native;
 	t->wait_seq = s->wait_seq;
+	t->clock_ns = s->clock_ns;
 	t->next_start_routine = s->next_start_routine;
 	memset(&t->end, 0, sizeof t->end);
 	t->steps = 0;
+	t->nslots = 0;
 	t->woken = 0;
 	t->new_escapes = 0;
 	t->regs_dirty = true; /* the fork returned into the injected clone */
 	t->st.snapshots++;
+	/* a snapshot taken in native mode (its one thread blocked before a
+	 * second existed) got every later stop point poked into it: native
+	 * mode runs with them lifted */
+	if (t->native)
+		bp_lift_plain(t, true);
 	return tr_sync_regs(t);
 }
 

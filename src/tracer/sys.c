@@ -17,6 +17,7 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 
+#include "tracer/determ.h"
 #include "tracer/log.h"
 #include "tracer/tracer_priv.h"
 
@@ -27,6 +28,7 @@ struct sys_ctx {
 	struct lthread *th;
 	struct tr_event *ev;
 	long a[6];
+	long nr;
 };
 
 /* An emulation handler returns the syscall's result (-errno on error) or
@@ -59,6 +61,7 @@ static long sys_tkill(struct sys_ctx *c);
 static long sys_kill(struct sys_ctx *c);
 static long sys_futex(struct sys_ctx *c);
 static long sys_forks(struct sys_ctx *c);
+static long sys_det(struct sys_ctx *c);
 
 /* One row per syscall x86smc treats specially; the rest pass through as
  * serializing events.  .local rows touch only the calling thread: they
@@ -83,8 +86,16 @@ static const struct sys_row table[] = {
 	[SYS_tkill] = { .name = "tkill", .kind = EV_SYSCALL, .action = SA_EMULATE, .fn = sys_tkill },
 	[SYS_kill] = { .name = "kill", .kind = EV_SYSCALL, .action = SA_EMULATE, .fn = sys_kill },
 	[SYS_sched_yield] = { .name = "sched_yield", .kind = EV_YIELD, .action = SA_EMULATE, .fn = sys_zero },
-	[SYS_nanosleep] = { .name = "nanosleep", .kind = EV_YIELD, .action = SA_EMULATE, .fn = sys_zero },
-	[SYS_clock_nanosleep] = { .name = "clock_nanosleep", .kind = EV_YIELD, .action = SA_EMULATE, .fn = sys_zero },
+	/* determ.h: a virtual clock, randomness and ids */
+	[SYS_nanosleep] = { .name = "nanosleep", .kind = EV_YIELD, .action = SA_EMULATE, .fn = sys_det },
+	[SYS_clock_nanosleep] = { .name = "clock_nanosleep", .kind = EV_YIELD, .action = SA_EMULATE, .fn = sys_det },
+	[SYS_time] = { .name = "time", .kind = EV_SYSCALL, .action = SA_EMULATE, .fn = sys_det, .local = true },
+	[SYS_gettimeofday] = { .name = "gettimeofday", .kind = EV_SYSCALL, .action = SA_EMULATE, .fn = sys_det, .local = true },
+	[SYS_clock_gettime] = { .name = "clock_gettime", .kind = EV_SYSCALL, .action = SA_EMULATE, .fn = sys_det, .local = true },
+	[SYS_times] = { .name = "times", .kind = EV_SYSCALL, .action = SA_EMULATE, .fn = sys_det, .local = true },
+	[SYS_getrandom] = { .name = "getrandom", .kind = EV_SYSCALL, .action = SA_EMULATE, .fn = sys_det, .local = true },
+	[SYS_getcpu] = { .name = "getcpu", .kind = EV_SYSCALL, .action = SA_EMULATE, .fn = sys_det, .local = true },
+	[SYS_getppid] = { .name = "getppid", .kind = EV_SYSCALL, .action = SA_EMULATE, .fn = sys_det, .local = true },
 	[SYS_futex] = { .name = "futex", .kind = EV_FUTEX, .action = SA_EMULATE, .fn = sys_futex },
 	[SYS_rt_sigprocmask] = { .name = "rt_sigprocmask", .kind = EV_SYSCALL, .action = SA_PASS, .local = true },
 	[SYS_mmap] = { .name = "mmap", .kind = EV_SYSCALL, .action = SA_PASS, .maps_change = true },
@@ -223,8 +234,16 @@ static long sys_clone(struct sys_ctx *c)
 
 	if ((flags & THREAD_FLAGS) != THREAD_FLAGS ||
 	    (flags & ~(THREAD_FLAGS | THREAD_OPTIONAL | 0xff)) != 0) {
-		if (!(flags & CLONE_VM) || !(flags & CLONE_THREAD))
+		if (!(flags & CLONE_VM))
 			return sys_forks(c);
+		if (!(flags & CLONE_THREAD)) {
+			tr_end_unsupported(t, "clone with flags %#lx starts a "
+					      "process that shares memory "
+					      "(vfork, posix_spawn): x86smc "
+					      "checks one multi-threaded "
+					      "process", flags);
+			return SYS_NORETURN;
+		}
 		tr_end_unsupported(t, "clone with flags %#lx is not a thread "
 				      "x86smc can model", flags);
 		return SYS_NORETURN;
@@ -337,6 +356,11 @@ static long sys_zero(struct sys_ctx *c)
 {
 	(void)c;
 	return 0;
+}
+
+static long sys_det(struct sys_ctx *c)
+{
+	return det_syscall(c->t, c->th, c->nr, c->a);
 }
 
 static long sys_forks(struct sys_ctx *c)
@@ -463,7 +487,7 @@ static bool emulated(const struct sys_row *rw, const long a[6])
 static long run_row(struct tracer *t, struct lthread *th, long nr,
 		    struct tr_event *ev)
 {
-	struct sys_ctx c = { t, th, ev, { 0 } };
+	struct sys_ctx c = { t, th, ev, { 0 }, nr };
 
 	args(&th->regs, c.a);
 	return row(nr)->fn(&c);
@@ -519,6 +543,25 @@ static bool self_signal(struct tracer *t, struct lthread *th, long nr)
  * 2 for a clone (the caller rewinds it: it becomes a spawn event under
  * control), -1 on failure.  When it stops,
  * the syscall stop is left with one single step (tracer.c invariant). */
+/* The filter marks the syscalls of another ABI (int 0x80 and sysenter:
+ * i386; x32) with SECCOMP_RET_DATA 0xffff (proc.c): their numbers mean
+ * other calls, and x86smc models none of them.  At a seccomp stop: ends
+ * the execution as unsupported and returns true for those. */
+bool sys_foreign_abi(struct tracer *t)
+{
+	struct user_regs_struct r;
+
+	if (proc_geteventmsg(&t->proc) != 0xffff)
+		return false;
+	if (proc_getregs(&t->proc, &r) < 0)
+		r.orig_rax = (unsigned long)-1;
+	tr_end_unsupported(t, "a system call of another ABI (int 0x80 or "
+			      "sysenter: i386, or x32), number %#lx: x86smc "
+			      "models x86-64 syscalls only",
+			   (unsigned long)r.orig_rax);
+	return true;
+}
+
 int sys_at_seccomp(struct tracer *t)
 {
 	struct lthread *th = &t->th[t->cur];
@@ -526,6 +569,8 @@ int sys_at_seccomp(struct tracer *t)
 	struct proc_stop s2;
 	long nr, res;
 
+	if (sys_foreign_abi(t))
+		return 1;
 	if (proc_getregs(&t->proc, &th->regs) < 0)
 		return -1;
 	nr = (long)th->regs.orig_rax;

@@ -18,6 +18,7 @@
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 
+#include "tracer/determ.h"
 #include "tracer/log.h"
 #include "tracer/tracer_priv.h"
 #include "tso/shadow.h"
@@ -83,6 +84,7 @@ void tracer_free(struct tracer *t)
 	if (t->own_escapes)
 		esc_free(&t->esc_local);
 	free(t->walk);
+	free(t->fences);
 	free(t);
 }
 
@@ -175,7 +177,9 @@ int tr_load(struct tracer *t, int tid)
 	if (proc_setregs(&t->proc, &new->regs) < 0 ||
 	    proc_setxstate(&t->proc, new->xstate) < 0)
 		return -1;
-	if (new->sigmask != old->sigmask &&
+	/* an exited thread's mask is stale: its exit path blocked every
+	 * signal without telling us */
+	if ((new->sigmask != old->sigmask || old->info.status == TS_EXITED) &&
 	    proc_setsigmask(&t->proc, new->sigmask) < 0)
 		return -1;
 	t->cur = tid;
@@ -466,6 +470,11 @@ int tr_exec_insn(struct tracer *t)
 		free(san.before);
 		return -1;
 	}
+	if (st.kind == PROC_SECCOMP && sys_foreign_abi(t)) {
+		free(san.before);
+		bp_lift(t, pc, end, false);
+		return 1;
+	}
 	if (st.kind == PROC_SECCOMP) {
 		/* a syscall the kernel runs: allow it; the next trap is its
 		 * return.  It may block: the watchdog bounds that. */
@@ -475,6 +484,8 @@ int tr_exec_insn(struct tracer *t)
 			r = -1;
 		proc_set_watchdog(0);
 	}
+	if (r == 0 && det_tsc_stop(t, &st))
+		st.kind = PROC_TRAP; /* rdtsc, emulated: the step is done */
 	if (st.kind != PROC_EXITED && st.kind != PROC_KILLED &&
 	    st.kind != PROC_GONE)
 		bp_lift(t, pc, end, false);
@@ -600,6 +611,9 @@ static int region_at(struct tracer *t, struct lthread *th, struct bp *b,
 	}
 	if (!b || !b->hook)
 		return 0;
+	if (b->hook != HOOK_ASSERT_FAIL &&
+	    proc_read(&t->proc, sp, &ev->caller, 8) != 8)
+		ev->caller = 0; /* for reports: where it was called */
 	switch (b->hook) {
 	case HOOK_PTHREAD_CREATE:
 		region_event(th, ev, EV_SPAWN, RG_CREATE);
@@ -822,6 +836,8 @@ static int run_region(struct tracer *t)
 		if (st.kind == PROC_SIGNAL && st.sig == SIGILL &&
 		    lift_inside(t, &l) > 0)
 			continue; /* "lock; int3": a breakpoint mid-instruction */
+		if (det_tsc_stop(t, &st))
+			continue;
 		if (st.kind != PROC_TRAP) {
 			r = tr_handle_stop_signal(t, &st);
 			break;
@@ -847,6 +863,23 @@ static int run_region(struct tracer *t)
 	return r < 0 ? -1 : 0;
 }
 
+/* Is pc an instruction after which an MFENCE is assumed? */
+static bool is_fence(const struct tracer *t, uint64_t pc)
+{
+	size_t lo = 0, hi = t->nfences;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (t->fences[mid] == pc)
+			return true;
+		if (t->fences[mid] < pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
 /* Run the current thread's local code up to its next visible event.
  * Returns 0 (pending event set), 1 (execution ended), -1 (failure). */
 static int advance(struct tracer *t)
@@ -862,6 +895,10 @@ static int advance(struct tracer *t)
 			return 1;
 		if (th->info.status != TS_RUNNABLE)
 			return 0; /* blocked: no pending event */
+	}
+	if (th->fence_after) { /* its event at an assumed fence is done */
+		th->fence_after = false;
+		th->fence_pending = true;
 	}
 	for (;;) {
 		if (th->region != RG_NONE) {
@@ -889,9 +926,12 @@ static int advance(struct tracer *t)
 		if (r < 0)
 			return -1;
 		if (r > 0 || bp_find(t, th->regs.rip)) {
+			uint64_t pc = th->regs.rip;
 			r = tr_exec_insn(t);
 			if (r != 0)
 				return r;
+			if (is_fence(t, pc)) /* a local instruction */
+				th->fence_pending = true;
 			continue;
 		}
 		t->nconts++;
@@ -905,6 +945,8 @@ static int advance(struct tracer *t)
 				return r;
 			continue;
 		}
+		if (det_tsc_stop(t, &st))
+			continue; /* rdtsc: thread-local, emulated */
 		if (st.kind != PROC_TRAP)
 			return tr_handle_stop_signal(t, &st);
 		if (proc_getregs(&t->proc, &th->regs) < 0)
@@ -917,8 +959,12 @@ static int advance(struct tracer *t)
 		th->regs.rip--;
 		t->regs_dirty = true;
 	}
+	th->info.pending.fenced = th->fence_pending;
+	th->fence_pending = false;
+	th->fence_after = is_fence(t, th->info.pending.pc);
 	th->info.pending_known = true;
 	th->need_advance = false;
+	await_at_pending(t, th); /* a spin loop: it waits */
 	return 0;
 }
 
@@ -955,7 +1001,7 @@ enum tr_tstatus tracer_status(const struct tracer *t, int tid)
 bool ev_needs_drain(const struct tr_event *ev)
 {
 	return ev->kind == EV_RMW || ev->kind == EV_FENCE || ev->sysno >= 0 ||
-	       ev->region != RG_NONE || ev->kind == EV_END;
+	       ev->region != RG_NONE || ev->kind == EV_END || ev->fenced;
 }
 
 static size_t mem_read(void *ctx, uint64_t a, void *buf, size_t n)
@@ -973,15 +1019,115 @@ static int mem_exec(void *ctx)
 	return tr_exec_insn(ctx);
 }
 
-/* A plain memory event under TSO: through the store buffer. */
+/* PSO: a thread has its own FIFO for up to this many locations (the
+ * update threads TR_AUX_BASE.. are shared by all threads); the stores to
+ * further locations share its newest FIFO. */
+#define PSO_LOCATIONS 4
+
+/* PSO: the overlapping buffered stores' tag, for store_tag(). */
+struct overlap {
+	int tag;
+	bool several;
+};
+
+static int overlap_tag(const struct sb_entry *e, void *arg)
+{
+	struct overlap *o = arg;
+
+	if (o->tag >= 0 && o->tag != e->tag)
+		o->several = true;
+	o->tag = e->tag;
+	return 0;
+}
+
+/* The buffer a store of the current thread to [addr, addr+size) goes to.
+ * tso: the thread's one FIFO.  pso: the FIFO of its location (its
+ * address); a store overlapping buffered ones joins their FIFO, so that
+ * the bytes of one location reach memory in program order. */
+static int store_tag(void *ctx, uint64_t addr, uint64_t size)
+{
+	struct tracer *t = ctx;
+	struct lthread *th = &t->th[t->cur];
+	struct overlap o = { -1, false };
+	int last = -1, mine = 0;
+
+	if (!t->opts.pso)
+		return t->cur;
+	sb_overlaps(&th->sb, addr, size, overlap_tag, &o);
+	if (o.several) {
+		tr_end_unsupported(t, "pso: a %lu-byte store at %#lx overlaps "
+				   "buffered stores to two locations",
+				   (unsigned long)size, (unsigned long)addr);
+		return -1;
+	}
+	if (o.tag >= 0)
+		return o.tag;
+	for (int s = 0; s < t->nslots; s++) {
+		if (t->slot[s].owner != t->cur)
+			continue;
+		if (t->slot[s].addr == addr)
+			return s;
+		last = s;
+		mine++;
+	}
+	if (mine < PSO_LOCATIONS && t->nslots < TR_MAX_THREADS - TR_AUX_BASE) {
+		t->slot[t->nslots].owner = t->cur;
+		t->slot[t->nslots].addr = addr;
+		return t->nslots++;
+	}
+	/* out of update threads: the thread's newest FIFO takes the store
+	 * (fewer reorderings explored, never a false one; counted) */
+	t->st.pso_shared++;
+	if (last >= 0)
+		return last;
+	tr_end_unsupported(t, "pso: more than %d store buffers (%d "
+			   "locations for each of %d threads)",
+			   TR_MAX_THREADS - TR_AUX_BASE, PSO_LOCATIONS,
+			   (TR_MAX_THREADS - TR_AUX_BASE) / PSO_LOCATIONS);
+	return -1;
+}
+
+/* A plain memory event under tso/pso: through the store buffer. */
 static int exec_tso(struct tracer *t, struct lthread *th,
 		    struct tr_event *done)
 {
-	struct tso_mem m = { t, mem_read, mem_write, mem_exec };
-	int buffered;
-	int r = tso_exec(&th->sb, done->acc, &done->nacc, &m, &buffered);
+	struct tso_mem m = { t, mem_read, mem_write, mem_exec, store_tag };
+	struct tso_store st[DEC_MAX_MEM];
+	int nst;
+	int r = tso_exec(&th->sb, done->acc, &done->nacc, done->rval, &m, st,
+			 &nst);
 
-	done->buffered = (uint8_t)buffered;
+	done->nst = (uint8_t)nst;
+	for (int i = 0; i < nst; i++)
+		done->st[i] = (struct tr_store){ st[i].addr,
+						 (uint32_t)st[i].size,
+						 (uint8_t)st[i].tag, st[i].val };
+	return r;
+}
+
+static uint64_t read8(struct tracer *t, uint64_t addr, uint64_t size)
+{
+	uint64_t v = 0;
+
+	proc_read(&t->proc, addr, &v, size < 8 ? size : 8);
+	return v;
+}
+
+/* A plain or locked event that writes memory directly: its values. */
+static int exec_direct(struct tracer *t, struct tr_event *done)
+{
+	int r;
+
+	for (int i = 0; i < done->nacc; i++)
+		if (done->acc[i].rw & DEC_READ)
+			done->rval[i] = read8(t, done->acc[i].addr,
+					      done->acc[i].size);
+	r = tr_exec_insn(t);
+	if (r == 0 && t->end.kind == END_NONE)
+		for (int i = 0; i < done->nacc; i++)
+			if (done->acc[i].rw & DEC_WRITE)
+				done->wval[i] = read8(t, done->acc[i].addr,
+						      done->acc[i].size);
 	return r;
 }
 
@@ -1004,26 +1150,50 @@ bool tracer_buffered(const struct tracer *t, int tid)
 	return tid >= 0 && tid < t->nthreads && !sb_empty(&t->th[tid].sb);
 }
 
-int tracer_flush(struct tracer *t, int tid, struct tr_event *done)
+int tracer_slot_owner(const struct tracer *t, int slot)
 {
-	struct sb *b = &t->th[tid].sb;
-	const struct sb_entry *e = sb_front(b);
+	if (!t->opts.pso)
+		return slot < t->nthreads ? slot : -1;
+	return slot >= 0 && slot < t->nslots ? t->slot[slot].owner : -1;
+}
+
+uint32_t tracer_update_mask(const struct tracer *t)
+{
+	uint32_t m = 0;
+
+	for (int i = 0; i < t->nthreads; i++) {
+		const struct sb *b = &t->th[i].sb;
+		for (size_t k = 0; k < b->n; k++)
+			m |= 1u << sb_at(b, k)->tag;
+	}
+	return m;
+}
+
+int tracer_flush(struct tracer *t, int slot, struct tr_event *done)
+{
+	int owner = tracer_slot_owner(t, slot);
+	struct sb *b = owner >= 0 ? &t->th[owner].sb : NULL;
+	const struct sb_entry *e = b ? sb_front_tag(b, slot) : NULL;
 
 	memset(done, 0, sizeof *done);
 	done->sysno = -1;
 	if (!e || t->end.kind != END_NONE)
 		return t->end.kind != END_NONE;
-	done->tid = TR_AUX_BASE + tid;
+	done->tid = TR_AUX_BASE + slot;
 	done->kind = EV_UPDATE;
 	done->nacc = 1;
 	done->acc[0] = (struct dec_access){ e->addr, e->size, DEC_WRITE, 0 };
+	done->wval[0] = 0;
+	memcpy(&done->wval[0], e->bytes, e->size < 8 ? e->size : 8);
 	if (proc_write(&t->proc, e->addr, e->bytes, e->size) != e->size) {
 		tr_end_internal(t, "store buffer update failed");
 		return 1;
 	}
-	sb_pop(b);
+	sb_pop_tag(b, slot);
 	t->steps++;
 	t->st.events++;
+	await_wake(t, done);
+	done->woke = futex_take_woken(t);
 	return 0;
 }
 
@@ -1056,8 +1226,14 @@ int tracer_step(struct tracer *t, int tid, struct tr_event *done)
 		r = sys_perform(t, th, done);
 	else if (t->opts.tso && done->kind == EV_MEM)
 		r = exec_tso(t, th, done);
+	else if (done->kind == EV_MEM || done->kind == EV_RMW)
+		r = exec_direct(t, done);
 	else
 		r = tr_exec_insn(t);
+	if (r == 0 && t->end.kind == END_NONE) {
+		await_after_event(t, th, done);
+		await_wake(t, done);
+	}
 	if (r == 0 && t->end.kind == END_NONE &&
 	    th->info.status == TS_RUNNABLE && th->need_advance) {
 		if (live_threads(t) == 1 && !t->native && !th->region)
@@ -1083,14 +1259,20 @@ int tracer_timeout_one(struct tracer *t)
 {
 	struct lthread *best = NULL;
 
+	/* the earliest deadline first (an unknown one, 0, is earliest),
+	 * then the oldest wait */
 	for (int i = 0; i < t->nthreads; i++) {
 		struct lthread *th = &t->th[i];
-		if (th->info.status == TS_BLOCKED && th->info.timed &&
-		    (!best || th->wait_seq < best->wait_seq))
+		if (th->info.status != TS_BLOCKED || !th->info.timed)
+			continue;
+		if (!best || th->wait_deadline < best->wait_deadline ||
+		    (th->wait_deadline == best->wait_deadline &&
+		     th->wait_seq < best->wait_seq))
 			best = th;
 	}
 	if (!best)
 		return -1;
+	det_clock_reach(t, best->wait_deadline);
 	best->info.status = TS_RUNNABLE;
 	best->info.wait = TW_NONE;
 	best->regs.rax = (uint64_t)-ETIMEDOUT;
@@ -1105,6 +1287,10 @@ void tracer_set_deadlock(struct tracer *t)
 	if (t->end.kind != END_NONE)
 		return;
 	t->end.kind = END_DEADLOCK;
+	for (int i = 0; i < t->nthreads; i++)
+		if (t->th[i].info.status == TS_BLOCKED &&
+		    t->th[i].info.wait == TW_AWAIT)
+			t->end.kind = END_LIVELOCK;
 	t->end.tid = -1;
 }
 
@@ -1153,6 +1339,62 @@ int tracer_add_hook(struct tracer *t, uint64_t pc, enum tr_hook h)
 size_t tracer_read(struct tracer *t, uint64_t addr, void *buf, size_t n)
 {
 	return t->proc.pid ? proc_read(&t->proc, addr, buf, n) : 0;
+}
+
+size_t tracer_insn(struct tracer *t, uint64_t pc, uint8_t *buf, size_t n)
+{
+	/* every event's instruction was decoded: a hit, even after the
+	 * target ended */
+	const struct dec_insn *in = dcache_get(t->dc, pc);
+
+	if (!in || n < in->len)
+		return 0;
+	memcpy(buf, in->bytes, in->len);
+	return in->len;
+}
+
+int tracer_mem_owner(const struct tracer *t, uint64_t addr, bool *tls)
+{
+	for (int i = 0; i < t->nthreads; i++) {
+		const struct lthread *th = &t->th[i];
+		bool in_stack = addr >= th->stack_lo && addr < th->stack_hi;
+		bool in_tls = addr >= th->tls_lo && addr < th->tls_hi;
+		if (!in_stack && !in_tls)
+			continue;
+		/* a thread's TLS and descriptor share the mapping of its
+		 * stack: they lie above where its start routine returns */
+		*tls = in_tls && (!in_stack || (th->user_ret_sp &&
+						addr >= th->user_ret_sp));
+		return i;
+	}
+	return -1;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int tracer_assume_fence(struct tracer *t, uint64_t pc, uint64_t func)
+{
+	uint64_t *n, a = func ? func : pc;
+	const struct dec_insn *in;
+
+	/* pc must start an instruction: decode from the function's start */
+	while (a < pc && (in = dcache_get(t->dc, a)))
+		a += in->len;
+	if (a != pc || !dcache_get(t->dc, pc))
+		return -2;
+	n = realloc(t->fences, (t->nfences + 1) * sizeof *n);
+	if (!n)
+		return -1;
+	t->fences = n;
+	t->fences[t->nfences++] = pc;
+	qsort(t->fences, t->nfences, sizeof *n, cmp_u64);
+	/* a stop point, so that a local instruction there is seen too */
+	return bp_insert(t, pc, 0);
 }
 
 /* ---- one live thread: native execution ---- */
@@ -1241,6 +1483,8 @@ static int run_free(struct tracer *t)
 			sig = deliverable_signal(t);
 			break;
 		case PROC_SIGNAL:
+			if (det_tsc_stop(t, &st))
+				break; /* rdtsc, emulated */
 			if (fatal_signal(st.sig)) {
 				tr_handle_stop_signal(t, &st);
 				return 0;
@@ -1306,6 +1550,8 @@ static int run_to_entry(struct tracer *t)
 				return 0;
 			continue;
 		}
+		if (det_tsc_stop(t, &st))
+			continue; /* ld.so reads the TSC */
 		if (st.kind != PROC_TRAP)
 			return tr_handle_stop_signal(t, &st) ? 0 : -1;
 		break;
@@ -1322,18 +1568,29 @@ int tracer_start(struct tracer *t, char *const argv[])
 {
 	static char *env[] = { "GLIBC_TUNABLES=glibc.pthread.rseq=0",
 			       "LD_BIND_NOW=1", NULL };
+	enum { NT = sizeof traced_syscalls / sizeof traced_syscalls[0] };
+	int nrs[NT + 16];
 	struct proc_launch_opts lo = {
 		.cpu = t->opts.cpu,
-		.trace_nrs = traced_syscalls,
-		.ntrace_nrs = (int)(sizeof traced_syscalls /
-				    sizeof traced_syscalls[0]),
+		.trace_nrs = nrs,
+		.ntrace_nrs = NT + det_ntraced_syscalls,
 		.envp_extra = env,
+		.trap_tsc = true,
 	};
 	struct lthread *main_th;
 
+	memcpy(nrs, traced_syscalls, sizeof traced_syscalls);
+	for (int i = 0; i < det_ntraced_syscalls && i < 16; i++)
+		nrs[NT + i] = det_traced_syscalls[i];
 	if (proc_launch(&t->proc, argv, &lo) < 0)
 		return -1;
-	t->vpid = t->proc.pid;
+	if (det_start(t) < 0) {
+		fprintf(stderr, "x86smc: %s: no auxiliary vector at its exec "
+				"(not a Linux x86-64 program?)\n", argv[0]);
+		proc_kill(&t->proc);
+		return -1;
+	}
+	t->vpid = DET_VPID;
 	main_th = tr_new_thread(t);
 	if (!main_th)
 		return -1;

@@ -52,6 +52,17 @@ enum ev_kind {
 	EV_NKINDS
 };
 
+/* A store an event put into a store buffer (tso, pso): where, its first
+ * 8 bytes (little-endian), and its buffer: the update thread
+ * TR_AUX_BASE + slot writes it to memory.  Under tso slot is the thread's
+ * id; under pso one slot per (thread, location) (tracer_slot_owner). */
+struct tr_store {
+	uint64_t addr;
+	uint32_t size;
+	uint8_t slot;
+	uint64_t val;
+};
+
 /* One visible event.  acc[] holds the shared-memory accesses (private
  * ones are dropped); a futex op lists its word(s) as read+write. */
 struct tr_event {
@@ -66,7 +77,18 @@ struct tr_event {
 	uint64_t woke; /* threads this event made runnable (futex wake,
 			* exit waking joiners): they happen after it */
 	uint8_t region; /* enum tr_region: performed as one atomic step */
-	uint8_t buffered; /* TSO: stores it put into the store buffer */
+	/* Values of plain and locked accesses (first 8 bytes, little-endian):
+	 * rval[i] what acc[i] read, as the thread saw it (store-buffer
+	 * forwarding included), wval[i] what it wrote (to memory, or for an
+	 * update event from the buffer).  0 for other kinds. */
+	uint64_t rval[DEC_MAX_MEM], wval[DEC_MAX_MEM];
+	uint8_t nst; /* tso/pso: stores put into the buffer (not in acc[]) */
+	struct tr_store st[DEC_MAX_MEM];
+	uint8_t fenced;  /* --assume-fence: the thread executed an assumed
+			  * MFENCE before this event: it waits for an
+			  * empty buffer (ev_needs_drain) */
+	uint64_t caller; /* region events (pthread_create/join/exit): the
+			  * return address into their caller, else 0 */
 };
 
 /* TSO: events that wait for an empty store buffer (locked instructions,
@@ -99,7 +121,8 @@ enum tr_region { RG_NONE = 0, RG_CREATE, RG_START, RG_EXIT, RG_JOIN };
 enum tr_tstatus { TS_RUNNABLE, TS_BLOCKED, TS_EXITED };
 
 /* What a blocked thread waits for. */
-enum tr_wait { TW_NONE, TW_FUTEX, TW_LOCK_PI, TW_JOIN };
+enum tr_wait { TW_NONE, TW_FUTEX, TW_LOCK_PI, TW_JOIN,
+	       TW_AWAIT /* a spin loop: until wait_addr.. change (await.h) */ };
 
 struct tr_thread_info {
 	int tid;            /* logical id: 0 = main, then in creation order */
@@ -111,6 +134,8 @@ struct tr_thread_info {
 	bool timed;         /* the wait has a timeout */
 	uint64_t wait_pc;   /* pc of the blocking syscall */
 	uint64_t wait_caller; /* first return address into the executable */
+	int nawait;           /* TW_AWAIT: locations the loop reads (first */
+	uint64_t await_addr[4]; /* few), wait_pc the loop's first event */
 	bool pending_known;
 	struct tr_event pending;
 };
@@ -120,6 +145,7 @@ enum tr_end_kind {
 	END_EXIT,     /* exit status in .status */
 	END_SIGNAL,   /* killed by .sig (abort, crash), in thread .tid */
 	END_DEADLOCK, /* every live thread blocked */
+	END_LIVELOCK, /* every live thread blocked, some in spin loops */
 	END_STEPS,    /* --max-steps reached */
 	END_UNSUPPORTED, /* the target did something x86smc cannot model */
 	END_INTERRUPTED, /* x86smc was interrupted (SIGINT) */
@@ -146,7 +172,8 @@ struct tracer_opts {
 	unsigned long max_steps; /* per execution, 0 = unlimited */
 	unsigned block_seconds;  /* a syscall blocked in the kernel longer
 				  * than this is an error (0 = 10) */
-	bool tso;                /* simulate x86-TSO store buffers */
+	bool tso;                /* simulate store buffers (tso or pso) */
+	bool pso;                /* one buffer per (thread, location) */
 	bool sanity;             /* check every stepped instruction's
 				  * predicted accesses against memory */
 };
@@ -186,10 +213,15 @@ const struct tr_thread_info *tracer_thread(struct tracer *t, int tid);
  * the execution ended (see tracer_end()). */
 int tracer_step(struct tracer *t, int tid, struct tr_event *done);
 
-/* TSO: does thread tid have buffered stores?  tracer_flush() performs
- * the update event of its update thread (TR_AUX_BASE + tid). */
+/* tso/pso: does thread tid have buffered stores? */
 bool tracer_buffered(const struct tracer *t, int tid);
-int tracer_flush(struct tracer *t, int tid, struct tr_event *done);
+/* The buffers (slots) holding stores, bit s for slot s: the update
+ * threads TR_AUX_BASE + s that can run now. */
+uint32_t tracer_update_mask(const struct tracer *t);
+/* The thread whose stores slot s buffers (-1: none yet). */
+int tracer_slot_owner(const struct tracer *t, int slot);
+/* The update event of slot s: its oldest store reaches memory. */
+int tracer_flush(struct tracer *t, int slot, struct tr_event *done);
 
 /* When no thread is runnable: wake the oldest timed wait with ETIMEDOUT
  * (a virtual clock jump).  Returns 0 if one was woken, -1 if none. */
@@ -208,6 +240,9 @@ struct tracer_stats {
 	uint64_t ptrace_stops, events, steps, breakpoints, walks, switches,
 		snapshots;
 	uint64_t sanity_checked, sanity_mismatches; /* --sanity */
+	uint64_t awaits;     /* spin loops turned into waits */
+	uint64_t pso_shared; /* pso stores put in a shared FIFO: out of
+			      * update threads */
 };
 void tracer_stats(const struct tracer *t, struct tracer_stats *s);
 
@@ -226,6 +261,21 @@ int tracer_add_hook(struct tracer *t, uint64_t pc, enum tr_hook h);
 
 /* Read target memory (for reports). */
 size_t tracer_read(struct tracer *t, uint64_t addr, void *buf, size_t n);
+
+/* For reports: the bytes of the instruction at pc as decoded (from the
+ * decode cache, so it works after the target ended); 0 if unknown. */
+size_t tracer_insn(struct tracer *t, uint64_t pc, uint8_t *buf, size_t n);
+
+/* For reports: the thread whose stack (*tls false) or TLS/thread
+ * descriptor (*tls true) holds addr, or -1. */
+int tracer_mem_owner(const struct tracer *t, uint64_t addr, bool *tls);
+
+/* --assume-fence: simulate an MFENCE right after the instruction at pc:
+ * the next event of a thread that executed it waits for an empty store
+ * buffer.  func: the start of the function holding pc (0: unknown), to
+ * check that pc starts an instruction.  Call before tracer_go().
+ * Returns 0, -2 if pc is not an instruction, -1 on failure. */
+int tracer_assume_fence(struct tracer *t, uint64_t pc, uint64_t func);
 
 const char *ev_kind_name(enum ev_kind k);
 

@@ -6,6 +6,7 @@
 #include <sys/user.h>
 
 #include "decode/decode.h"
+#include "tracer/await.h"
 #include "tracer/escape.h"
 #include "tracer/maps.h"
 #include "tracer/proc.h"
@@ -27,12 +28,19 @@ struct lthread {
 	long wait_result;             /* rax once woken */
 	uint32_t wait_bitset;
 	uint64_t wait_seq;            /* order of blocking, for timeouts */
+	uint64_t wait_deadline;       /* timed wait: virtual monotonic ns
+				       * (determ.h), 0: unknown */
+	uint64_t rand_words;          /* getrandom words drawn (determ.c) */
 	enum tr_region region;        /* atomic region being run */
 	uint64_t region_end_pc, region_end_sp; /* CREATE/JOIN: the return */
 	uint64_t start_routine;       /* RG_START ends on entering it */
 	uint64_t user_ret_pc, user_ret_sp; /* the start routine's return */
 	int region_child;             /* RG_CREATE: the thread it made */
+	bool fence_after;   /* --assume-fence: its pending event is at an
+			     * assumed fence: set fence_pending once done */
+	bool fence_pending; /* its next event waits for an empty buffer */
 	struct sb sb;                 /* TSO store buffer */
+	struct await_win aw;          /* spin-loop detection */
 };
 
 struct bp {
@@ -50,6 +58,7 @@ struct tracer {
 	struct tracer_opts opts;
 	struct proc proc;
 	long vpid;               /* the pid the program believes it has */
+	uint64_t clock_ns;       /* the virtual clock (determ.h) */
 	struct lthread th[TR_MAX_THREADS];
 	int nthreads;
 	int cur;                 /* thread whose state is in the OS thread */
@@ -70,6 +79,17 @@ struct tracer {
 	struct walk_scratch *walk; /* walk.c */
 	uint64_t next_start_routine; /* for the clone of an RG_CREATE */
 	struct tr_snapshot *snap;    /* snapshot.c */
+	uint64_t *fences;            /* --assume-fence pcs, sorted */
+	size_t nfences;
+	/* The store buffers (update threads TR_AUX_BASE + slot).  tso: slot
+	 * = thread id.  pso: one slot per (thread, location), numbered in the
+	 * order the execution first buffers a store there (so a replayed
+	 * prefix numbers them alike). */
+	struct {
+		int owner;
+		uint64_t addr;
+	} slot[TR_MAX_THREADS - TR_AUX_BASE];
+	int nslots;
 	struct tracer_stats st;
 	unsigned long steps;     /* events in this execution */
 	unsigned long nsteps, nconts; /* single steps, runs to a stop */
@@ -109,6 +129,7 @@ int sys_classify(struct tracer *t, struct lthread *th, struct tr_event *ev);
 int sys_perform(struct tracer *t, struct lthread *th, struct tr_event *ev);
 int sys_local(struct tracer *t, struct lthread *th, struct tr_event *ev);
 int sys_at_seccomp(struct tracer *t);
+bool sys_foreign_abi(struct tracer *t);
 void tr_leave_native(struct tracer *t);
 int sys_emulate_at_seccomp(struct tracer *t, long nr, long result);
 

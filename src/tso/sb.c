@@ -25,7 +25,8 @@ static int grow(struct sb *b)
 	return 0;
 }
 
-int sb_push(struct sb *b, uint64_t addr, const uint8_t *bytes, uint64_t size)
+int sb_push(struct sb *b, uint64_t addr, const uint8_t *bytes, uint64_t size,
+	    int tag)
 {
 	uint8_t *copy;
 
@@ -35,7 +36,7 @@ int sb_push(struct sb *b, uint64_t addr, const uint8_t *bytes, uint64_t size)
 	if (!copy)
 		return -1;
 	memcpy(copy, bytes, size);
-	*at(b, b->n) = (struct sb_entry){ addr, size, copy };
+	*at(b, b->n) = (struct sb_entry){ addr, size, copy, tag };
 	b->n++;
 	return 0;
 }
@@ -52,6 +53,53 @@ void sb_pop(struct sb *b)
 	free(at(b, 0)->bytes);
 	b->head = (b->head + 1) % b->cap;
 	b->n--;
+}
+
+const struct sb_entry *sb_at(const struct sb *b, size_t i)
+{
+	return i < b->n ? at(b, i) : NULL;
+}
+
+static size_t find_tag(const struct sb *b, int tag)
+{
+	size_t i = 0;
+
+	while (i < b->n && at(b, i)->tag != tag)
+		i++;
+	return i;
+}
+
+const struct sb_entry *sb_front_tag(const struct sb *b, int tag)
+{
+	size_t i = find_tag(b, tag);
+
+	return i < b->n ? at(b, i) : NULL;
+}
+
+void sb_pop_tag(struct sb *b, int tag)
+{
+	size_t i = find_tag(b, tag);
+
+	if (i == b->n)
+		return;
+	free(at(b, i)->bytes);
+	for (; i > 0; i--) /* close the gap from the old side */
+		*at(b, i) = *at(b, i - 1);
+	b->head = (b->head + 1) % b->cap;
+	b->n--;
+}
+
+int sb_overlaps(const struct sb *b, uint64_t addr, uint64_t size,
+		int (*fn)(const struct sb_entry *e, void *arg), void *arg)
+{
+	for (size_t k = b->n; k-- > 0;) {
+		const struct sb_entry *e = at(b, k);
+		int r;
+		if (e->addr < addr + size && addr < e->addr + e->size &&
+		    (r = fn(e, arg)) != 0)
+			return r;
+	}
+	return 0;
 }
 
 size_t sb_forward(const struct sb *b, uint64_t addr, uint8_t *buf,

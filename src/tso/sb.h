@@ -1,5 +1,8 @@
-/* sb.h — a store buffer of one thread (x86-TSO): a FIFO of stores not yet
- * visible to other threads.
+/* sb.h — the store buffers of one thread: stores not yet visible to
+ * other threads.  Under x86-TSO they form one FIFO; under PSO one FIFO per
+ * location.  Both are kept as one list in program order whose entries
+ * carry a tag (the buffer they belong to: tso tags all entries alike), so
+ * that forwarding is the same for both: the newest entry covering a byte.
  *
  * Ownership: one struct sb per logical thread, owned by the tracer.  Its
  * entries are pushed when the thread performs a plain store (the store
@@ -20,6 +23,7 @@ struct sb_entry {
 	uint64_t addr;
 	uint64_t size;
 	uint8_t *bytes;
+	int tag;
 };
 
 struct sb {
@@ -28,10 +32,19 @@ struct sb {
 };
 
 int sb_push(struct sb *b, uint64_t addr, const uint8_t *bytes,
-	    uint64_t size) __attribute__((warn_unused_result));
+	    uint64_t size, int tag) __attribute__((warn_unused_result));
 /* The oldest entry (NULL if empty); sb_pop frees it. */
 const struct sb_entry *sb_front(const struct sb *b);
 void sb_pop(struct sb *b);
+/* The oldest entry with tag (NULL if none); sb_pop_tag removes it. */
+const struct sb_entry *sb_front_tag(const struct sb *b, int tag);
+void sb_pop_tag(struct sb *b, int tag);
+/* The entries (newest first) that overlap [addr, addr+size): call fn on
+ * each; stops when fn returns non-zero and returns that. */
+int sb_overlaps(const struct sb *b, uint64_t addr, uint64_t size,
+		int (*fn)(const struct sb_entry *e, void *arg), void *arg);
+/* Entry i, 0 = oldest (i < b->n). */
+const struct sb_entry *sb_at(const struct sb *b, size_t i);
 static inline bool sb_empty(const struct sb *b)
 {
 	return b->n == 0;

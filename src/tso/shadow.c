@@ -16,9 +16,18 @@ static void release(struct saved *s, int n)
 		free(s[i].orig);
 }
 
-/* Step 2: forward buffered bytes into the read range of a. */
+static uint64_t first8(const uint8_t *p, uint64_t size)
+{
+	uint64_t v = 0;
+
+	memcpy(&v, p, size < 8 ? size : 8);
+	return v;
+}
+
+/* Step 2: forward buffered bytes into the read range of a; *val: the
+ * first 8 bytes the instruction will read. */
 static int forward(const struct sb *b, const struct dec_access *a,
-		   struct saved *s, const struct tso_mem *m)
+		   struct saved *s, const struct tso_mem *m, uint64_t *val)
 {
 	uint8_t *buf = malloc(a->size), *cov = malloc(a->size);
 	size_t got;
@@ -31,6 +40,7 @@ static int forward(const struct sb *b, const struct dec_access *a,
 	}
 	memcpy(buf, s->orig, a->size);
 	got = sb_forward(b, a->addr, buf, cov, a->size);
+	*val = first8(buf, a->size);
 	if (got && m->write(m->ctx, a->addr, buf, a->size) != a->size)
 		r = -1;
 	free(buf);
@@ -38,13 +48,14 @@ static int forward(const struct sb *b, const struct dec_access *a,
 	return r;
 }
 
-int tso_exec(struct sb *b, struct dec_access *acc, int *nacc,
-	     const struct tso_mem *m, int *buffered)
+int tso_exec(struct sb *b, struct dec_access *acc, int *nacc, uint64_t *rval,
+	     const struct tso_mem *m, struct tso_store *st, int *nst)
 {
 	struct saved s[DEC_MAX_MEM] = { { 0 } };
+	uint64_t seen[DEC_MAX_MEM] = { 0 };
 	int n = *nacc, r = -1, kept = 0;
 
-	*buffered = 0;
+	*nst = 0;
 	for (int i = 0; i < n; i++) { /* step 1 */
 		if (acc[i].size > MAX_SHADOW ||
 		    !(s[i].orig = malloc(acc[i].size ? acc[i].size : 1)))
@@ -57,7 +68,8 @@ int tso_exec(struct sb *b, struct dec_access *acc, int *nacc,
 		}
 	}
 	for (int i = 0; i < n; i++)
-		if ((acc[i].rw & DEC_READ) && forward(b, &acc[i], &s[i], m) < 0)
+		if ((acc[i].rw & DEC_READ) &&
+		    forward(b, &acc[i], &s[i], m, &seen[i]) < 0)
 			goto out;
 	r = m->exec(m->ctx); /* step 3 */
 	if (r != 0)
@@ -66,15 +78,19 @@ int tso_exec(struct sb *b, struct dec_access *acc, int *nacc,
 		if (!(acc[i].rw & DEC_WRITE))
 			continue;
 		uint8_t *now = malloc(acc[i].size ? acc[i].size : 1);
-		if (!now || m->read(m->ctx, acc[i].addr, now, acc[i].size) !=
-				    acc[i].size ||
-		    sb_push(b, acc[i].addr, now, acc[i].size) < 0) {
+		int tag = now ? m->tag(m->ctx, acc[i].addr, acc[i].size) : -1;
+		if (tag < 0 ||
+		    m->read(m->ctx, acc[i].addr, now, acc[i].size) !=
+			    acc[i].size ||
+		    sb_push(b, acc[i].addr, now, acc[i].size, tag) < 0) {
 			free(now);
 			r = -1;
 			goto out;
 		}
+		st[*nst] = (struct tso_store){ acc[i].addr, acc[i].size,
+					       first8(now, acc[i].size), tag };
+		(*nst)++;
 		free(now);
-		(*buffered)++;
 	}
 	for (int i = n; i-- > 0;) /* step 5 */
 		if (m->write(m->ctx, acc[i].addr, s[i].orig, acc[i].size) !=
@@ -88,7 +104,8 @@ int tso_exec(struct sb *b, struct dec_access *acc, int *nacc,
 	for (int i = 0; i < n; i++)
 		if (acc[i].rw & DEC_READ) {
 			acc[kept] = acc[i];
-			acc[kept++].rw = DEC_READ;
+			acc[kept].rw = DEC_READ;
+			rval[kept++] = seen[i];
 		}
 	*nacc = kept;
 out:

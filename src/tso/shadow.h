@@ -25,14 +25,23 @@ struct tso_mem {
 	size_t (*read)(void *ctx, uint64_t addr, void *buf, size_t n);
 	size_t (*write)(void *ctx, uint64_t addr, const void *buf, size_t n);
 	int (*exec)(void *ctx); /* 0, or non-zero: the execution ended */
+	/* The buffer (tag) a store to [addr, addr+size) goes to; < 0: the
+	 * store cannot be buffered (the caller has ended the execution). */
+	int (*tag)(void *ctx, uint64_t addr, uint64_t size);
+};
+
+/* A store pushed into the buffer: val holds its first 8 bytes. */
+struct tso_store {
+	uint64_t addr, size, val;
+	int tag;
 };
 
 /* Execute the instruction whose shared accesses are acc[0..*nacc) with
  * buffer b.  On return acc[] holds the event's accesses: its reads (also
- * those the buffer served: see shadow.c); its writes went to the buffer
- * and are dropped (their update events write memory).  *buffered counts
- * the entries pushed into the buffer.
+ * those the buffer served: see shadow.c), with rval[i] the first 8 bytes
+ * acc[i] read; its writes went to the buffer and are dropped (their update
+ * events write memory): they are st[0..*nst), st having DEC_MAX_MEM room.
  * Returns exec's result, or -1 on failure. */
-int tso_exec(struct sb *b, struct dec_access *acc, int *nacc,
-	     const struct tso_mem *m, int *buffered);
+int tso_exec(struct sb *b, struct dec_access *acc, int *nacc, uint64_t *rval,
+	     const struct tso_mem *m, struct tso_store *st, int *nst);
 #endif

@@ -66,6 +66,27 @@ for opt in O0 O2; do
 	python3 -c "import sys; a,b,c=map(float,sys.argv[1:]); print('  %s: native %.3f s, x86smc %.3f s, ratio %.2f' % ('$opt', b-a, c-b, (c-b)/(b-a)))" $n0 $n1 $n2
 done
 echo
+# Soak: x86smc's own memory must depend on the depth of the search, not on
+# the number of executions: its peak RSS (getrusage, printed under -v)
+# after 10% of the executions and after all of them.  10,000 take ~50 s
+# here; SOAK=100000 for the long run (8 minutes idle, 27 beside other jobs).
+N=${SOAK:-10000}
+echo "== soak: counter_racy 4 2 (sc), x86smc's peak RSS after 10% and 100% of $N executions"
+E=/tmp/x86smc-bench.$$.err
+for n in $((N / 10)) $N; do
+	$X -v --model sc --max-executions $n --json $J \
+		build/samples/counter_racy-O2 4 2 >/dev/null 2>$E
+	rss=$(sed -n 's/.*resources: max RSS \([0-9]*\) KB.*/\1/p' $E)
+	python3 - "$J" "${rss:-0}" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+n = j["executions"] + j["blocked_executions"]
+print("  %7d executions (%d complete, %d sleep-set blocked): max RSS %s KB" % (
+    n, j["executions"], j["blocked_executions"], sys.argv[2]))
+PY
+done
+rm -f $E
+echo
 echo "== decoder"
 [ -x build/decode-diff ] && ./build/decode-diff 2>/dev/null | tail -3
 rm -f $J

@@ -618,6 +618,38 @@ class CountCase(Case):
         return "PASS", None
 
 
+class RatioCase(Case):
+    """ratio.txt: on a program robust against TSO (every TSO outcome is an
+    SC outcome), dpor over chronological traces must explore about as many
+    executions under tso (and pso) as under sc: at most 1.5 times."""
+
+    LIMIT = 1.5
+
+    def __init__(self, sample, model, opt, args):
+        super().__init__("ratio/%s-%s/%s" % (sample.name, opt, model))
+        self.s, self.model, self.opt, self.args = sample, model, opt, args
+
+    def run(self, log):
+        binary = self.s.binary(self.opt)
+        missing = self.require(binary)
+        if missing:
+            return "FAIL", missing
+        n = {}
+        for m in ("sc", self.model):
+            r = Run(m, [], binary, self.args, log, "%s.json" % m).run()
+            why = r.problem(m)
+            if why:
+                return "FAIL", "%s: %s" % (m, why)
+            if not r.json["complete"] or r.json["errors"]:
+                return "FAIL", "%s: complete %s, %d errors: not a robust, " \
+                    "finite sample" % (m, r.json["complete"], len(r.json["errors"]))
+            n[m] = r.json["executions"]
+        if n[self.model] > self.LIMIT * n["sc"]:
+            return "FAIL", "%d executions under %s, %d under sc: more than " \
+                "%.1f times" % (n[self.model], self.model, n["sc"], self.LIMIT)
+        return "PASS", None
+
+
 class SanityCase(Case):
     """--sanity: every single-stepped instruction's predicted write set
     covers every byte that changed in the pages it touched."""
@@ -715,23 +747,160 @@ class LitmusCase(Case):
         return "PASS", None
 
 
+class GoldenCase(Case):
+    """tests/e2e/golden/NAME-OPT.MODEL: the text report of a failing run (the
+    error, its rendered trace, the fence check) with addresses and execution
+    counts masked must equal the golden file; --replay of the schedule the run
+    wrote must print the same trace.  E2E_UPDATE_GOLDEN=1 rewrites the file."""
+
+    def __init__(self, sample, model, opt):
+        super().__init__("golden/%s-%s/%s" % (sample.name, opt, model))
+        self.s, self.model, self.opt = sample, model, opt
+        self.path = os.path.join(E2E_DIR, "golden", "%s-%s.%s" % (sample.name, opt, model))
+
+    @staticmethod
+    def normalize(text):
+        out = []
+        for line in text.splitlines():
+            if re.match(r"\S+: \d+ executions?, \d+ errors?, model ", line):
+                break  # the summary: timings, counts of stops
+            if "schedule written to" in line:
+                continue
+            line = re.sub(r"0x[0-9a-f]{5,}", "0x...", line)
+            line = re.sub(r"\b\d+ (sc )?(executions?)\b", r"N \1\2", line)
+            line = re.sub(r"\bpid \d+", "pid N", line)
+            line = re.sub(r"\b\d+\.\d+ s\b", "T s", line)
+            out.append(line.rstrip())
+        return "\n".join(out) + "\n"
+
+    @staticmethod
+    def trace_part(text):
+        lines = text.splitlines()
+        start = next((i for i, l in enumerate(lines) if l.startswith("trace (")), None)
+        if start is None:
+            return None
+        end = next((i for i in range(start, len(lines))
+                    if lines[i].startswith("fence check:")), len(lines))
+        return "\n".join(lines[start:end])
+
+    def compare(self, got, log):
+        if os.environ.get("E2E_UPDATE_GOLDEN"):
+            os.makedirs(os.path.dirname(self.path), exist_ok=True)
+            with open(self.path, "w") as f:
+                f.write(got)
+        if not os.path.exists(self.path):
+            return "%s is missing (E2E_UPDATE_GOLDEN=1 writes it)" % self.path
+        with open(self.path) as f:
+            want = f.read()
+        if got == want:
+            return None
+        import difflib
+        diff = list(difflib.unified_diff(want.splitlines(), got.splitlines(),
+                                         self.path, "got", lineterm=""))
+        log.write("diff", "\n".join(diff))
+        first = next((l for l in diff[2:] if l[:1] in "+-"), "?")
+        return "report differs from %s: %s" % (self.path, first[:100])
+
+    def run(self, log):
+        binary = self.s.binary(self.opt)
+        missing = self.require(binary)
+        if missing:
+            return "FAIL", missing
+        sched = os.path.join(CFG.tmp, "golden.sched")
+        if os.path.exists(sched):
+            os.unlink(sched)
+        first = Run(self.model, ["--trace-out", sched], binary, self.s.args, log).run()
+        why = first.problem(self.model)
+        if why or first.rc != 1:
+            return "FAIL", why or "no error found (x86smc %s)" % status_name(first.rc)
+        got = self.normalize(first.out)
+        log.write("normalized report", got)
+        why = self.compare(got, log)
+        if why:
+            return "FAIL", why
+        again = Run(self.model, ["--replay", sched], binary, self.s.args, log,
+                    json_name="replay.json").run()
+        why = again.problem(self.model)
+        if why or again.rc != 1:
+            return "FAIL", "replay: " + (why or "x86smc %s" % status_name(again.rc))
+        a, b = self.trace_part(got), self.trace_part(self.normalize(again.out))
+        if a is None or a != b:
+            return "FAIL", "--replay printed another trace (see the log)"
+        return "PASS", None
+
+
+class FenceCase(Case):
+    """The fence check of dekker under tso: the error is impossible under sc,
+    the suggested fence is verified; x86smc --assume-fence at the suggested
+    address(es), and the fence applied in the source (dekker_fenced), leave
+    no error."""
+
+    def __init__(self, sample, fenced, opt):
+        super().__init__("fence/%s-%s" % (sample.name, opt))
+        self.s, self.fenced, self.opt, self.model = sample, fenced, opt, "tso"
+
+    def explore(self, opts, binary, log, name):
+        r = Run("tso", opts, binary, self.s.args, log, json_name=name).run()
+        why = r.problem("tso")
+        if why or r.rc != 0 or r.json["errors"]:
+            return why or "%s: x86smc %s, errors %s" % (
+                " ".join(opts) or "no options", status_name(r.rc), r.kinds())
+        return None
+
+    def run(self, log):
+        binary, fixed = self.s.binary(self.opt), self.fenced.binary(self.opt)
+        missing = self.require(binary, fixed)
+        if missing:
+            return "FAIL", missing
+        r = Run("tso", [], binary, self.s.args, log).run()
+        why = r.problem("tso")
+        if why or r.rc != 1:
+            return "FAIL", why or "no error found (x86smc %s)" % status_name(r.rc)
+        fs = r.json.get("fence_suggestion") or {}
+        if fs.get("sc") != "impossible" or fs.get("verified") is not True \
+                or not fs.get("fence_after"):
+            return "FAIL", "fence_suggestion is %r" % fs
+        addrs = re.findall(r"--assume-fence (\S+?):?\s", r.out)
+        if not addrs:
+            return "FAIL", "the report names no --assume-fence address"
+        opts = [w for a in addrs for w in ("--assume-fence", a)]
+        why = self.explore(opts, binary, log, "assumed.json") or \
+            self.explore([], fixed, log, "fenced.json")
+        return ("FAIL", why) if why else ("PASS", None)
+
+
+def golden_cases(samples):
+    cases = []
+    for name, model in (("dekker", "tso"), ("lock_order", "tso"),
+                        ("assert_thread", "tso"), ("crash_thread", "tso")):
+        if name in samples:
+            cases.append(GoldenCase(samples[name], model, "O0"))
+    if "dekker" in samples and "dekker_fenced" in samples:
+        cases += [FenceCase(samples["dekker"], samples["dekker_fenced"], o)
+                  for o in ("O0", "O2")]
+    return cases
+
+
 class InterruptCase(Case):
     """Start x86smc on a target that keeps it busy for minutes, signal it
     after DELAY seconds, and require a prompt, clean exit."""
     DELAY = 1.0
     WITHIN = 5.0
 
-    def __init__(self, name, sample, args, sig, group, want_rc):
+    def __init__(self, name, sample, args, sig, group, want_rc, opts=(), within=None):
         super().__init__("interrupt/" + name)
         self.s, self.model = sample, "sc"
         self.args, self.sig, self.group, self.want_rc = args, sig, group, want_rc
+        self.opts = list(opts)
+        if within:
+            self.WITHIN = within
 
     def run(self, log):
         binary = self.s.binary("O0")
         missing = self.require(binary)
         if missing:
             return "FAIL", missing
-        r = Run("sc", [], binary, self.args, log)
+        r = Run("sc", self.opts, binary, self.args, log)
         log.write("command", shlex.join(r.cmd))
         with tempfile.TemporaryFile(dir=CFG.tmp) as outf, \
                 tempfile.TemporaryFile(dir=CFG.tmp) as errf:
@@ -806,6 +975,113 @@ class InterruptCase(Case):
         return "PASS", None
 
 
+class DeterminismCase(Case):
+    """samples/determinism.c prints time, clocks, random bytes, rdtsc and
+    ids from main (native) and two threads (under control): two runs of
+    x86smc, and a run without fork snapshots, report the same outcomes; in
+    every outcome the first line is the same and the per-thread values
+    (pid, tid, random bytes) are the same lines in another order; a
+    schedule written by --trace-out replays to the same bytes."""
+
+    def __init__(self, sample, opt, model):
+        super().__init__("determinism/%s-%s/%s" % (sample.name, opt, model))
+        self.s, self.opt, self.model = sample, opt, model
+
+    @staticmethod
+    def outcomes(r):
+        return sorted((o["stdout"], o["status"], o["count"]) for o in r.json["outcomes"])
+
+    def run(self, log):
+        binary = self.s.binary(self.opt)
+        missing = self.require(binary)
+        if missing:
+            return "FAIL", missing
+        runs = []
+        for i, env in enumerate(([], [], ["env", "X86SMC_NO_SNAPSHOTS=1"])):
+            r = Run(self.model, ["--keep-going"], binary, [], log, "det%d.json" % i)
+            r.cmd = env + r.cmd
+            r.run()
+            why = r.problem(self.model)
+            if why or r.rc != 0:
+                return "FAIL", "run %d: %s" % (i + 1, why or status_name(r.rc))
+            runs.append(r)
+        base = self.outcomes(runs[0])
+        for i, r in enumerate(runs[1:], 2):
+            if self.outcomes(r) != base:
+                return "FAIL", "run %d reports other outcomes than run 1%s" % (
+                    i, " (re-execution, no snapshots)" if i == 3 else "")
+        outs = [o[0].splitlines() for o in base]
+        if any(len(o) != 4 for o in outs):
+            return "FAIL", "an outcome does not have 4 lines: %r" % outs
+        if len({o[0] for o in outs}) != 1:
+            return "FAIL", "the native first line differs between outcomes"
+        ids = {tuple(sorted(l.split(" | ")[0] for l in o)) for o in outs}
+        if len(ids) != 1:
+            return "FAIL", "per-thread values differ between interleavings: %s" % ids
+        sched = os.path.join(CFG.tmp, "determinism.sched")
+        if os.path.exists(sched):
+            os.unlink(sched)
+        first = Run(self.model, ["--trace-out", sched, "--max-executions", "1"],
+                    binary, ["fail"], log, "det_first.json").run()
+        why = first.problem(self.model)
+        if why or first.rc != 1 or not os.path.exists(sched):
+            return "FAIL", "--trace-out run: %s" % (why or status_name(first.rc))
+        again = Run(self.model, ["--replay", sched], binary, ["fail"], log,
+                    "det_replay.json").run()
+        why = again.problem(self.model)
+        if why or again.rc != 1:
+            return "FAIL", "--replay: %s" % (why or status_name(again.rc))
+        a = first.json["outcomes"][0]["stdout"]
+        b = again.json["outcomes"][0]["stdout"]
+        if a != b:
+            return "FAIL", "the replay printed other values " + first_difference(b, a)
+        return "PASS", None
+
+
+class BadProgram:
+    """A program of build/bad/ where a case wants a Sample."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def binary(self, opt):
+        return os.path.join(os.path.dirname(CFG.samples.rstrip("/")) or ".", "bad", self.name)
+
+
+class BadInputCase(Case):
+    """bad.txt: x86smc on bad input or a hostile program exits with the
+    status the line gives and says why (a one-line message for status 2)."""
+
+    def __init__(self, name, status, regex, args):
+        super().__init__("bad/" + name)
+        self.status, self.regex, self.args = status, regex, args
+
+    def run(self, log):
+        r = Run("sc", [], "", [], log, "bad.json")
+        r.cmd = [CFG.x86smc] + (["--json", r.json_path] if self.status != 2 else []) \
+            + self.args
+        r.run()
+        if r.timed_out:
+            return "FAIL", "timed out after %d s" % CFG.timeout
+        if r.rc != self.status:
+            return "FAIL", "x86smc %s, want exit %d: %s" % (
+                status_name(r.rc), self.status, r.err.strip()[:120])
+        if self.status == 2:
+            lines = r.err.splitlines()
+            if len(lines) != 1 or r.out:
+                return "FAIL", "want one line on stderr and nothing on stdout, got %d lines%s" % (
+                    len(lines), " and stdout" if r.out else "")
+            text = r.err
+        else:
+            why = r.json_problem or summary_problem(r.json, None)
+            if why:
+                return "FAIL", why
+            text = r.out + r.err
+        if not re.search(self.regex, text, re.M):
+            return "FAIL", "output does not match %r: %s" % (self.regex, text.strip()[:150])
+        return "PASS", None
+
+
 class LeftoversCase(Case):
     """tests/e2e/leftovers.sh after everything else; processes it already
     reported before the run (someone else's) are ignored."""
@@ -867,6 +1143,12 @@ def build_cases(samples, pending, baseline):
             problems.append("counts.txt line %d: bad line" % lineno)
             continue
         cases.append(CountCase(s, int(words[1]), words[2:]))
+    for lineno, words in read_list("ratio.txt", -1):
+        s = samples.get(words[0])
+        if s is None or len(words) < 2 or words[1] not in MODELS[1:]:
+            problems.append("ratio.txt line %d: bad line" % lineno)
+            continue
+        cases += [RatioCase(s, words[1], o, words[2:]) for o in ("O0", "O2")]
     for name in ("decode_mix", "printf_threads", "tls", "condvar_pc"):
         if name in samples:
             cases += [SanityCase(samples[name], o, m)
@@ -885,6 +1167,18 @@ def build_cases(samples, pending, baseline):
         if name in samples:
             cases += [RoundTripCase(samples[name], "O0"),
                       RoundTripCase(samples[name], "O2")]
+    cases += golden_cases(samples)
+    with open(os.path.join(E2E_DIR, "bad.txt")) as f:  # '#' only starts a line
+        bad = [(n, l) for n, l in enumerate(f, 1) if l.strip() and l.lstrip()[0] != "#"]
+    for lineno, line in bad:
+        words = shlex.split(line)
+        if len(words) < 3 or not words[1].isdigit():
+            problems.append("bad.txt line %d: want NAME STATUS REGEX ARGS..." % lineno)
+            continue
+        cases.append(BadInputCase(words[0], int(words[1]), words[2], words[3:]))
+    if "determinism" in samples:
+        cases += [DeterminismCase(samples["determinism"], o, m)
+                  for o, m in (("O0", "sc"), ("O2", "tso"))]
     huge = ["1000000000000"]
     spin, longm = samples.get("spin_long"), samples.get("long_main")
     if spin:
@@ -894,6 +1188,16 @@ def build_cases(samples, pending, baseline):
                                 -signal.SIGKILL)]
     if longm:
         cases += [InterruptCase("sigint-native", longm, huge, signal.SIGINT, False, 3)]
+    # SIGTERM and SIGHUP act like SIGINT, within 1 s; 1 if an error was found
+    if spin:
+        cases.append(InterruptCase("sigterm-threads", spin, huge, signal.SIGTERM,
+                                   False, 3, within=1.0))
+    if longm:
+        cases.append(InterruptCase("sighup-native", longm, huge, signal.SIGHUP,
+                                   False, 3, within=1.0))
+    cases.append(InterruptCase("sigterm-after-error", BadProgram("forever"), ["assert"],
+                               signal.SIGTERM, False, 1, opts=["--keep-going"],
+                               within=1.0))
     cases.append(LeftoversCase(baseline))
     return cases
 

@@ -1,0 +1,194 @@
+/* await.c — spin loops as waits (see await.h). */
+#include "tracer/await.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracer/tracer_priv.h"
+
+#define STACK_HASHED (64u << 10) /* bytes above rsp that are compared */
+#define RED_ZONE 128
+
+void await_reset(struct lthread *th)
+{
+	th->aw.on = false;
+}
+
+/* FNV-1a over the thread's used stack: [rsp - red zone, stack top),
+ * which for a thread created by glibc also holds its TLS.  Private
+ * stores are not events, so this is how a loop counter kept in memory
+ * (at -O0) shows that the iteration was not the same. */
+static uint64_t stack_hash(struct tracer *t, const struct lthread *th,
+			   const struct user_regs_struct *r)
+{
+	static uint8_t buf[STACK_HASHED];
+	uint64_t lo = r->rsp - RED_ZONE, hi = th->stack_hi, h = 1469598103934665603ull;
+
+	if (!hi || hi <= lo)
+		return 0;
+	if (hi - lo > STACK_HASHED)
+		hi = lo + STACK_HASHED;
+	size_t n = proc_read(&t->proc, lo, buf, (size_t)(hi - lo));
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ buf[i]) * 1099511628211ull;
+	return h ^ n;
+}
+
+/* The first 8 bytes at [addr, addr+size) as thread th would read them:
+ * memory under its own buffered stores. */
+static uint64_t seen(struct tracer *t, const struct lthread *th,
+		     uint64_t addr, uint32_t size)
+{
+	uint8_t buf[8] = { 0 }, cov[8];
+	size_t n = size < 8 ? size : 8;
+	uint64_t v = 0;
+
+	proc_read(&t->proc, addr, buf, n);
+	sb_forward(&th->sb, addr, buf, cov, n);
+	memcpy(&v, buf, n);
+	return v;
+}
+
+static bool unchanged(struct tracer *t, const struct lthread *th)
+{
+	for (int i = 0; i < th->aw.nreads; i++) {
+		const struct await_read *r = &th->aw.reads[i];
+		if (seen(t, th, r->addr, r->size) != r->val)
+			return false;
+	}
+	return true;
+}
+
+static bool add_read(struct await_win *w, uint64_t addr, uint32_t size,
+		     uint64_t val)
+{
+	for (int i = 0; i < w->nreads; i++)
+		if (w->reads[i].addr == addr && w->reads[i].size == size &&
+		    w->reads[i].val == val)
+			return true;
+	if (w->nreads == AW_MAX_READS)
+		return false;
+	w->reads[w->nreads++] = (struct await_read){ addr, size, val };
+	return true;
+}
+
+/* Does ev leave shared memory as it was, so far as its accesses show?
+ * Its reads go into the iteration. */
+static bool only_reads(struct await_win *w, const struct tr_event *ev)
+{
+	if (ev->region || ev->sysno >= 0 || ev->nst)
+		return false;
+	if (ev->kind == EV_YIELD || ev->kind == EV_FENCE)
+		return true;
+	if (ev->kind != EV_MEM && ev->kind != EV_RMW)
+		return false;
+	for (int i = 0; i < ev->nacc; i++) {
+		const struct dec_access *a = &ev->acc[i];
+		if (a->size > 8)
+			return false; /* values are kept up to 8 bytes */
+		if ((a->rw & DEC_WRITE) &&
+		    (!(a->rw & DEC_READ) || ev->rval[i] != ev->wval[i]))
+			return false; /* it changed memory */
+		if ((a->rw & DEC_READ) &&
+		    !add_read(w, a->addr, (uint32_t)a->size, ev->rval[i]))
+			return false;
+	}
+	return true;
+}
+
+void await_after_event(struct tracer *t, struct lthread *th,
+		       const struct tr_event *ev)
+{
+	struct await_win *w = &th->aw;
+
+	(void)t;
+	if (!w->on)
+		return;
+	if (++w->nev > AW_MAX_EVENTS || !only_reads(w, ev))
+		w->on = false;
+}
+
+static void start(struct tracer *t, struct lthread *th)
+{
+	struct await_win *w = &th->aw;
+
+	w->on = true;
+	w->pc0 = th->regs.rip;
+	w->regs0 = th->regs;
+	w->stack0 = stack_hash(t, th, &th->regs);
+	w->nev = 0;
+	w->nreads = 0;
+	w->pcs[0] = w->pc0;
+}
+
+bool await_at_pending(struct tracer *t, struct lthread *th)
+{
+	struct await_win *w = &th->aw;
+
+	if (!w->on) {
+		start(t, th);
+		return false;
+	}
+	if (w->nev == 0)
+		return false;
+	if (th->regs.rip != w->pc0) {
+		/* a pc seen before in this window: the loop's head may be
+		 * here, not where the window began (before the loop) */
+		for (int i = 1; i < w->nev && i < AW_MAX_EVENTS; i++)
+			if (w->pcs[i] == th->regs.rip) {
+				start(t, th);
+				return false;
+			}
+		if (w->nev < AW_MAX_EVENTS)
+			w->pcs[w->nev] = th->regs.rip;
+		return false;
+	}
+	/* back at the iteration's start: the same state? */
+	if (memcmp(&th->regs, &w->regs0, sizeof th->regs) != 0 ||
+	    stack_hash(t, th, &th->regs) != w->stack0 || !w->nreads ||
+	    !unchanged(t, th)) {
+		start(t, th);
+		return false;
+	}
+	th->info.status = TS_BLOCKED;
+	th->info.wait = TW_AWAIT;
+	th->info.wait_pc = w->pc0;
+	th->info.wait_addr = w->reads[0].addr;
+	th->info.timed = false;
+	th->info.nawait = 0;
+	for (int i = 0; i < w->nreads && i < 4; i++)
+		th->info.await_addr[th->info.nawait++] = w->reads[i].addr;
+	t->st.awaits++;
+	return true;
+}
+
+static bool touches(const struct await_win *w, const struct dec_access *a)
+{
+	for (int i = 0; i < w->nreads; i++)
+		if (a->addr < w->reads[i].addr + w->reads[i].size &&
+		    w->reads[i].addr < a->addr + a->size)
+			return true;
+	return false;
+}
+
+void await_wake(struct tracer *t, const struct tr_event *ev)
+{
+	for (int i = 0; i < t->nthreads; i++) {
+		struct lthread *th = &t->th[i];
+		bool hit = false;
+		if (th->info.status != TS_BLOCKED || th->info.wait != TW_AWAIT)
+			continue;
+		/* what a region or a syscall wrote is not all in its
+		 * accesses: look at every location then */
+		bool opaque = ev->region || ev->sysno >= 0;
+		for (int k = 0; k < ev->nacc && !hit; k++)
+			hit = (ev->acc[k].rw & DEC_WRITE) &&
+			      touches(&th->aw, &ev->acc[k]);
+		if (!(hit || opaque) || unchanged(t, th))
+			continue;
+		th->info.status = TS_RUNNABLE;
+		th->info.wait = TW_NONE;
+		th->aw.on = false;
+		t->woken |= 1ull << i;
+	}
+}

@@ -1,0 +1,57 @@
+/* await.h — spin loops as waits (the binary-level form of Nidhugg's
+ * spin-loop-to-assume; docs/EVENTS.md, "Spin loops").
+ *
+ * A thread whose loop iteration only read shared memory (a locked
+ * instruction that wrote back the value it read counts as a read) and
+ * that comes back to the same pc with the same registers and the same
+ * stack, while every location it read still holds the value it read,
+ * would repeat that iteration forever: it is *waiting*.  It is blocked
+ * (TW_AWAIT) until an event writes one of those locations with another
+ * value (a store under sc, an update under tso/pso, a locked
+ * instruction, ...); the waking event happens before its next event.
+ * When every live thread is blocked and one of them awaits, the program
+ * can never make progress: a livelock.
+ */
+#ifndef X86SMC_AWAIT_H
+#define X86SMC_AWAIT_H
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/user.h>
+
+#define AW_MAX_READS 32  /* distinct locations one iteration may read */
+#define AW_MAX_EVENTS 256 /* events one iteration may have */
+
+struct await_read {
+	uint64_t addr;
+	uint32_t size;
+	uint64_t val; /* first 8 bytes, as the thread saw them */
+};
+
+/* The iteration being watched, per thread. */
+struct await_win {
+	bool on;
+	uint64_t pc0;                  /* its first event's pc */
+	struct user_regs_struct regs0; /* the registers there */
+	uint64_t stack0;               /* hash of the used stack there */
+	int nev, nreads;
+	struct await_read reads[AW_MAX_READS];
+	uint64_t pcs[AW_MAX_EVENTS]; /* pcs of its events so far */
+};
+
+struct tracer;
+struct lthread;
+struct tr_event;
+
+/* th performed ev: extend or end its iteration. */
+void await_after_event(struct tracer *t, struct lthread *th,
+		       const struct tr_event *ev);
+/* th's pending event is known (th is the current thread): start an
+ * iteration there, or block th if it closes a waiting one.  Returns true
+ * if th was blocked. */
+bool await_at_pending(struct tracer *t, struct lthread *th);
+/* ev was performed: wake the waiting threads whose locations it changed
+ * (their bits go to t->woken). */
+void await_wake(struct tracer *t, const struct tr_event *ev);
+/* Forget th's iteration (its state changed behind the events' back). */
+void await_reset(struct lthread *th);
+#endif
