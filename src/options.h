@@ -7,7 +7,7 @@
 
 enum model { MODEL_SC, MODEL_TSO, MODEL_PSO };
 enum strategy { STRAT_DEFAULT, STRAT_DPOR, STRAT_EXHAUSTIVE, STRAT_ICB,
-		STRAT_RANDOM };
+		STRAT_RANDOM, STRAT_PCT };
 
 struct options {
 	enum model model;
@@ -27,6 +27,12 @@ struct options {
 #define MAX_ASSUMED_FENCES 16
 	const char *assume_fence[MAX_ASSUMED_FENCES];
 	int nassume_fence;
+	/* --nondet-domain LO..HI|V,V,...: the values every
+	 * __VERIFIER_nondet_* call (but _bool: 0, 1) returns in turn;
+	 * default 0..1 */
+#define MAX_NONDET_VALUES 256
+	int64_t nondet_val[MAX_NONDET_VALUES];
+	int nnondet;
 	bool nested; /* an exploration x86smc runs itself (the fence
 		      * check): no progress line, no nested checks */
 };

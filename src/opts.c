@@ -11,7 +11,7 @@
 
 static const char *const models[] = { "sc", "tso", "pso" };
 static const char *const strategies[] = { "default", "dpor", "exhaustive",
-					   "icb", "random" };
+					   "icb", "random", "pct" };
 
 const char *model_name(enum model m)
 {
@@ -26,10 +26,19 @@ const char *strategy_name(enum strategy s)
 void opts_usage(void)
 {
 	puts("usage: x86smc [options] [--] PROGRAM [ARGS...]\n"
-	     "  --model sc|tso|pso          memory model (default tso; pso: "
-	     "not implemented yet)\n"
-	     "  --strategy dpor|exhaustive|icb|random\n"
-	     "  --preemptions N             preemption bound\n"
+	     "  --model sc|tso|pso          memory model (default tso)\n"
+	     "  --strategy dpor|exhaustive|icb|random|pct\n"
+	     "                              dpor: Source-DPOR (default); "
+	     "exhaustive: every\n"
+	     "                              interleaving; icb: by preemptions "
+	     "0..N (default 2);\n"
+	     "                              random, pct: sampled executions "
+	     "(--seed S,\n"
+	     "                              --max-executions, default 1000)\n"
+	     "  --preemptions N             preemption bound (icb; also "
+	     "dpor, exhaustive)\n"
+	     "  --seed S                    random and pct: the generator's "
+	     "seed (default 0)\n"
 	     "  --max-executions N  --timeout SECONDS\n"
 	     "  --max-steps N               events per execution (default "
 	     "100000, 0 = none)\n"
@@ -42,7 +51,11 @@ void opts_usage(void)
 	     "the instruction\n"
 	     "                              at ADDR (hex pc or symbol+off; "
 	     "repeatable)\n"
-	     "  --jobs N  --robustness  --nondet-domain LO..HI|LIST  --sanity\n"
+	     "  --nondet-domain LO..HI|V,V,...  values every __VERIFIER_nondet_*"
+	     " call returns\n"
+	     "                              in turn (default 0..1; _bool: "
+	     "0..1; at most 256)\n"
+	     "  --jobs N  --robustness  --sanity\n"
 	     "  -v (verbose)  -h/--help  --version\n"
 	     "exit status: 0 no error, 1 error found, 2 usage error or the "
 	     "target could not be run, 3 stopped by a limit");
@@ -57,6 +70,50 @@ static int parse_ulong(const char *s, unsigned long *v)
 		return -1;
 	*v = strtoul(s, &end, 10);
 	return (errno || *end) ? -1 : 0;
+}
+
+static int parse_long(const char *s, const char **end, int64_t *v)
+{
+	char *e;
+
+	errno = 0;
+	*v = strtoll(s, &e, 10);
+	*end = e;
+	return (errno || e == s) ? -1 : 0;
+}
+
+/* --nondet-domain: "LO..HI" or "V,V,..." (distinct values, in the order
+ * they are explored). */
+static int parse_domain(const char *s, struct options *o)
+{
+	const char *p = s, *end;
+	int64_t lo, hi;
+
+	o->nnondet = 0;
+	if (parse_long(s, &end, &lo) < 0)
+		return -1;
+	if (end[0] == '.' && end[1] == '.') {
+		if (parse_long(end + 2, &end, &hi) < 0 || *end || hi < lo ||
+		    (uint64_t)hi - (uint64_t)lo >= MAX_NONDET_VALUES)
+			return -1;
+		for (uint64_t n = (uint64_t)hi - (uint64_t)lo + 1; n; n--)
+			o->nondet_val[o->nnondet++] = hi - (int64_t)(n - 1);
+		return 0;
+	}
+	for (;;) {
+		if (parse_long(p, &end, &lo) < 0 ||
+		    o->nnondet == MAX_NONDET_VALUES)
+			return -1;
+		for (int i = 0; i < o->nnondet; i++)
+			if (o->nondet_val[i] == lo)
+				return -1;
+		o->nondet_val[o->nnondet++] = lo;
+		if (*end == 0)
+			return 0;
+		if (*end != ',')
+			return -1;
+		p = end + 1;
+	}
 }
 
 static int pick(const char *s, const char *const *names, int n)
@@ -115,7 +172,7 @@ static int set(struct options *o, int c, const char *arg, char *err,
 		o->model = (enum model)i;
 		return 0;
 	case O_STRATEGY:
-		if ((i = pick(arg, strategies, 5)) < 1)
+		if ((i = pick(arg, strategies, 6)) < 1)
 			goto bad;
 		o->strategy = (enum strategy)i;
 		return 0;
@@ -156,7 +213,11 @@ static int set(struct options *o, int c, const char *arg, char *err,
 	case O_JSON: o->json = arg; return 0;
 	case O_TRACEOUT: o->trace_out = arg; return 0;
 	case O_REPLAY: o->replay = arg; return 0;
-	case O_NONDET: o->nondet_domain = arg; return 0;
+	case O_NONDET:
+		if (parse_domain(arg, o) < 0)
+			goto bad;
+		o->nondet_domain = arg;
+		return 0;
 	case O_FENCE:
 		if (!*arg || o->nassume_fence == MAX_ASSUMED_FENCES)
 			goto bad;
@@ -184,6 +245,9 @@ int opts_parse(int argc, char **argv, struct options *o, char *err,
 	o->preemptions = -1;
 	o->jobs = 1;
 	o->max_steps = 100000; /* an execution longer than this is cut */
+	o->nondet_val[0] = 0;  /* --nondet-domain 0..1 */
+	o->nondet_val[1] = 1;
+	o->nnondet = 2;
 	optind = 0; /* glibc: a full reset (1 would resume a previous
 		     * call's half-scanned "-vh" cluster) */
 	opterr = 0;

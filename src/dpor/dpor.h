@@ -49,6 +49,13 @@ void dpor_retract(struct dpor *d, unsigned k);
 /* The event performed at point k (by the thread dpor_choose returned). */
 int dpor_executed(struct dpor *d, unsigned k, const struct tr_event *ev);
 
+/* The event chosen at point k is a value choice (EV_NONDET) among
+ * nvalues values: the index of the value to return.  The node explores
+ * every index (dpor_next tries the next one before any other thread
+ * there); the event itself is thread-local, so it races with nothing.
+ * -1: the replayed prefix does not fit. */
+int dpor_value(struct dpor *d, unsigned k, unsigned nvalues);
+
 /* After an execution (complete or abandoned): prepare the next one.
  * Returns false when the exploration is complete. */
 bool dpor_next(struct dpor *d);
@@ -66,6 +73,9 @@ uint64_t dpor_enabled(const struct dpor *d, unsigned k);
 /* Preemptions in the current execution: switches away from a thread that
  * could have continued. */
 int dpor_preemptions(const struct dpor *d);
+/* Did the preemption bound exclude a choice (the search was not
+ * complete without it)? */
+bool dpor_pruned(const struct dpor *d);
 
 /* A hash of the current execution's happens-before (its Mazurkiewicz
  * trace): equal for executions that differ only in the order of

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "dpor/dpor.h"
+#include "dpor/hooks.h"
 #include "dpor/schedule.h"
 #include "report/sym.h"
 #include "report/trace.h"
@@ -24,12 +25,17 @@
 #include "tracer/proc.h"
 #include "tracer/tracer.h"
 
+#define PCT_MAX_DEPTH 8 /* bug depth d: d - 1 priority change points */
+#define PCT_DEPTH 3
+#define RANDOM_EXECUTIONS 1000 /* random/pct without --max-executions */
+
 enum exec_result {
 	EXEC_DONE,        /* the execution ended: outcome recorded */
 	EXEC_BLOCKED,     /* sleep-set blocked: abandoned */
 	EXEC_RESTART,     /* the set of events changed: start over */
 	EXEC_INTERRUPTED, /* SIGINT */
 	EXEC_FAILED,      /* could not run / unsupported / internal */
+	EXEC_ASSUME,      /* infeasible: a __VERIFIER_assume failed */
 };
 
 struct explorer {
@@ -51,6 +57,14 @@ struct explorer {
 	uint64_t *hashes;              /* distinct trace hashes seen */
 	size_t nhashes, caphashes;
 	char why[600];
+	/* --strategy random / pct: the generator, and PCT's priorities */
+	uint64_t rng;
+	int prio[TR_MAX_THREADS];      /* pct: higher runs first */
+	unsigned change[PCT_MAX_DEPTH]; /* pct: steps where the running */
+	int nchange;                   /* thread drops to priority i */
+	unsigned last_len;             /* events of the previous execution */
+	long bound;                    /* icb: the current bound */
+	bool bound_done;               /* every execution within it ran */
 };
 
 static double now(void)
@@ -160,8 +174,24 @@ static void describe_signal(const struct tr_end *end, struct error_rec *e,
 	}
 }
 
+/* __VERIFIER_error() or reach_error() was called. */
+static void describe_error_call(struct explorer *x, const struct tr_end *end,
+				struct error_rec *e)
+{
+	struct sym_info si = { 0 };
+
+	strcpy(e->kind, "verifier-error");
+	e->thread = end->tid;
+	e->pc = end->pc;
+	if (x->sym)
+		sym_lookup(x->sym, end->callee, &si);
+	snprintf(e->message, sizeof e->message, "%s() was called",
+		 si.func ? si.func : "__VERIFIER_error");
+}
+
 /* The error of this execution, if any, into *e; its outcome status into
- * status.  Returns 0 (no error), 1 (error), 2 (cannot go on). */
+ * status.  Returns 0 (no error), 1 (error), 2 (cannot go on), 3 (an
+ * infeasible execution: a failed __VERIFIER_assume; no outcome). */
 static int judge(struct explorer *x, struct error_rec *e, char *status,
 		 size_t n)
 {
@@ -195,6 +225,13 @@ static int judge(struct explorer *x, struct error_rec *e, char *status,
 	case END_STEPS:
 		snprintf(status, n, "max-steps");
 		return 0;
+	case END_ASSUME:
+		snprintf(status, n, "assume-blocked");
+		return 3;
+	case END_ERROR_CALL:
+		snprintf(status, n, "verifier-error");
+		describe_error_call(x, end, e);
+		return 1;
 	default:
 		snprintf(x->why, sizeof x->why, "%s: %s",
 			 end->kind == END_UNSUPPORTED ? "unsupported"
@@ -361,6 +398,11 @@ static int conclude(struct explorer *x)
 
 	if (r == 2)
 		return 2;
+	if (r == 3) { /* infeasible: no outcome */
+		if (x->o->replay)
+			note_trace(x, NULL, status);
+		return 3;
+	}
 	if (r == 1) {
 		/* a deadlock's pc is a return address: show the call */
 		bool ret = tracer_end(x->t)->kind == END_DEADLOCK && e.pc;
@@ -446,7 +488,7 @@ static int install_hooks(struct explorer *x)
 		if (a && tracer_add_hook(x->t, a, hooks[i].hook) < 0)
 			return -1;
 	}
-	return 0;
+	return hooks_conventions(x->t, x->sym);
 }
 
 /* The threads that can perform an event now.  Every runnable thread's
@@ -468,6 +510,10 @@ static uint64_t runnable(struct explorer *x)
 			continue; /* waits for its buffer to drain */
 		m |= 1ull << i;
 	}
+	/* a thread paused inside an atomic section runs alone */
+	int ex = tracer_ended(x->t) ? -1 : tracer_exclusive(x->t);
+	if (ex >= 0)
+		m &= 1ull << ex;
 	return tracer_ended(x->t) ? 0 : m;
 }
 
@@ -493,10 +539,63 @@ static int replay_pick(struct explorer *x, uint64_t enabled)
 	return -1;
 }
 
+/* splitmix64: the random and pct strategies' generator (reproducible
+ * from --seed). */
+static uint64_t rnd(struct explorer *x)
+{
+	uint64_t z = (x->rng += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* PCT (Burckhardt et al., ASPLOS 2010) for one execution: random
+ * distinct priorities >= d for the threads (update threads included),
+ * and d - 1 random steps where the running thread drops to 1..d-1. */
+static void pct_begin(struct explorer *x)
+{
+	unsigned len = x->last_len ? x->last_len : 100;
+
+	for (int t = 0; t < TR_MAX_THREADS; t++)
+		x->prio[t] = PCT_DEPTH + (int)(rnd(x) % 1000000);
+	x->nchange = PCT_DEPTH - 1;
+	for (int i = 0; i < x->nchange; i++)
+		x->change[i] = 1 + (unsigned)(rnd(x) % len);
+}
+
+/* The thread the random or pct strategy wants at step k (-1: any). */
+static int strategy_pick(struct explorer *x, unsigned k, uint64_t enabled)
+{
+	int best = -1, n = __builtin_popcountll(enabled);
+
+	if (x->o->strategy == STRAT_RANDOM) {
+		int r = (int)(rnd(x) % (uint64_t)n);
+		for (uint64_t m = enabled; m; m &= m - 1)
+			if (r-- == 0)
+				return __builtin_ctzll(m);
+	}
+	if (x->o->strategy != STRAT_PCT)
+		return -1;
+	for (int i = 0; i < x->nchange; i++)
+		if (x->change[i] == k && x->cur >= 0)
+			x->prio[x->cur] = i + 1; /* below every initial one */
+	for (uint64_t m = enabled; m; m &= m - 1) {
+		int t = __builtin_ctzll(m);
+		if (best < 0 || x->prio[t] > x->prio[best])
+			best = t;
+	}
+	return best;
+}
+
 /* Which thread performs event k.  -1: sleep-set blocked, -2: failure. */
 static int pick(struct explorer *x, unsigned k, uint64_t enabled)
 {
 	int want = -1;
+
+	if (!x->replay.s && (x->o->strategy == STRAT_RANDOM ||
+			     x->o->strategy == STRAT_PCT))
+		x->cur = strategy_pick(x, k, enabled);
 
 	if (x->replay.s) {
 		want = replay_pick(x, enabled);
@@ -517,6 +616,35 @@ static int pick(struct explorer *x, unsigned k, uint64_t enabled)
 			 "internal error: the replayed prefix does not fit "
 			 "(the target is not deterministic?)");
 	return tid;
+}
+
+/* Thread tid performs event k: if it is a __VERIFIER_nondet_* call,
+ * tell the tracer the value to return: the tree's (every value of the
+ * domain is a branch, dpor_value), a random one (--strategy random,
+ * pct), or the schedule file's (--replay: any value). */
+static int choose_value(struct explorer *x, unsigned k, int tid)
+{
+	const struct tr_thread_info *ti = tracer_thread(x->t, tid);
+	const int64_t *vals;
+	bool from_file = x->replay.s && x->replay.value_set;
+	unsigned n;
+	int i;
+
+	x->replay.value_set = false; /* a T=V token is for this event only */
+	if (!ti || ti->pending.kind != EV_NONDET)
+		return 0;
+	n = hooks_domain(x->o, &ti->pending, &vals);
+	if (x->o->strategy == STRAT_RANDOM || x->o->strategy == STRAT_PCT)
+		i = (int)(rnd(x) % n);
+	else
+		i = dpor_value(x->dpor, k, n);
+	if (i < 0) {
+		snprintf(x->why, sizeof x->why, "internal error: the replayed "
+			 "prefix does not fit at event %u (a value choice)", k);
+		return -1;
+	}
+	tracer_set_value(x->t, from_file ? x->replay.value : vals[i]);
+	return 0;
 }
 
 static enum exec_result step_loop(struct explorer *x)
@@ -544,6 +672,8 @@ static enum exec_result step_loop(struct explorer *x)
 			tracer_flush(x->t, tid - TR_AUX_BASE, &ev);
 		} else {
 			x->cur = tid;
+			if (choose_value(x, k, tid) < 0)
+				return EXEC_FAILED;
 			tracer_step(x->t, tid, &ev);
 		}
 		if (ev.kind == EV_NONE) { /* it blocked before any event */
@@ -559,7 +689,10 @@ static enum exec_result step_loop(struct explorer *x)
 				 "target is not deterministic?)", k);
 			return EXEC_FAILED;
 		}
-		sched_push(&x->done, tid);
+		if (ev.kind == EV_NONDET)
+			sched_push_value(&x->done, tid, ev.value);
+		else
+			sched_push(&x->done, tid);
 		k++;
 		x->res->events++;
 		if (x->show)
@@ -696,8 +829,11 @@ static enum exec_result one_execution(struct explorer *x, bool *err)
 		int j = conclude(x);
 		if (j == 2)
 			r = EXEC_FAILED;
+		if (j == 3)
+			r = EXEC_ASSUME;
 		*err = j == 1;
-		note_hash(x);
+		if (j != 3) /* the classes of feasible executions */
+			note_hash(x);
 	}
 out:
 	if (x->t)
@@ -726,6 +862,14 @@ static void cover_note(struct explorer *x, bool complete, bool interrupted,
 	if (x->o->replay)
 		snprintf(r->note, sizeof r->note,
 			 "one execution of the schedule in %s", x->o->replay);
+	else if (!complete && x->bound_done)
+		snprintf(r->note, sizeof r->note,
+			 "every execution with at most %ld preemption%s "
+			 "explored (%lu executions, %s): %s with at most %ld "
+			 "preemption%s; executions with more were not explored",
+			 x->bound, x->bound == 1 ? "" : "s", r->executions,
+			 r->strategy, r->nerrors ? "errors" : "no error",
+			 x->bound, x->bound == 1 ? "" : "s");
 	else if (complete)
 		snprintf(r->note, sizeof r->note,
 			 "all %lu execution classes explored (%s, %zu distinct "
@@ -907,8 +1051,8 @@ int explore(const struct options *o, struct results *res)
 	res->program = o->argv[0];
 	res->model = model_name(o->model);
 	res->strategy = o->replay ? "replay"
-			: o->strategy == STRAT_EXHAUSTIVE ? "exhaustive"
-							  : "dpor";
+			: o->strategy == STRAT_DEFAULT ? "dpor"
+						       : strategy_name(o->strategy);
 	if (o->replay) {
 		char e[256];
 		if (sched_load(&replay, o->replay, e, sizeof e) < 0) {
@@ -924,10 +1068,21 @@ int explore(const struct options *o, struct results *res)
 	x.last_progress = t0;
 	x.use_snapshots = !getenv("X86SMC_NO_SNAPSHOTS");
 	res->sanity = o->sanity;
-	x.dpor = dpor_new(o->strategy == STRAT_EXHAUSTIVE, o->preemptions);
+	/* icb: bounded searches with 0, 1, ... top preemptions; random and
+	 * pct: one tree per execution, thrown away after it */
+	bool icb = o->strategy == STRAT_ICB;
+	bool sample = o->strategy == STRAT_RANDOM || o->strategy == STRAT_PCT;
+	long top = icb && o->preemptions < 0 ? 2 : o->preemptions;
+	x.bound = icb ? 0 : sample ? -1 : o->preemptions;
+	x.rng = o->seed;
+	res->preemption_bound = x.bound;
+	x.dpor = dpor_new(o->strategy == STRAT_EXHAUSTIVE || icb || sample,
+			  x.bound);
 	if (!x.dpor)
 		return 2;
 	for (;;) {
+		if (o->strategy == STRAT_PCT && !o->replay)
+			pct_begin(&x);
 		enum exec_result r = one_execution(&x, &err);
 		if (r == EXEC_FAILED) {
 			failed = true;
@@ -944,13 +1099,37 @@ int explore(const struct options *o, struct results *res)
 		}
 		if (r == EXEC_BLOCKED)
 			res->blocked_executions++;
+		else if (r == EXEC_ASSUME)
+			res->assume_blocked++;
 		else
 			res->executions++;
 		progress(&x, t0, false);
+		x.last_len = dpor_length(x.dpor);
 		if (o->replay || (err && !o->keep_going))
 			break;
-		if (!dpor_next(x.dpor)) {
-			complete = true;
+		if (sample) {
+			dpor_reset(x.dpor);
+			if (!o->max_executions &&
+			    res->executions + res->blocked_executions >=
+				    RANDOM_EXECUTIONS)
+				break;
+		} else if (!dpor_next(x.dpor)) {
+			bool pruned = dpor_pruned(x.dpor);
+			if (icb && pruned && x.bound < top) {
+				dpor_free(x.dpor); /* the next bound */
+				x.bound++;
+				res->preemption_bound = x.bound;
+				x.dpor = dpor_new(true, x.bound);
+				if (!x.dpor) {
+					failed = true;
+					snprintf(x.why, sizeof x.why,
+						 "out of memory");
+					break;
+				}
+				continue;
+			}
+			complete = !pruned;
+			x.bound_done = x.bound >= 0;
 			break;
 		}
 		if (limit_reached(&x, t0) || proc_interrupted()) {

@@ -16,7 +16,16 @@ static int push_run(struct schedule *s, int tid, uint32_t count)
 		s->runs = p;
 		s->cap = cap;
 	}
-	s->runs[s->n++] = (struct sched_run){ tid, count };
+	s->runs[s->n++] = (struct sched_run){ tid, count, false, 0 };
+	return 0;
+}
+
+int sched_push_value(struct schedule *s, int tid, int64_t v)
+{
+	if (push_run(s, tid, 1) < 0)
+		return -1;
+	s->runs[s->n - 1].has_value = true;
+	s->runs[s->n - 1].value = v;
 	return 0;
 }
 
@@ -24,7 +33,8 @@ int sched_push(struct schedule *s, int tid)
 {
 	struct sched_run *last = s->n ? &s->runs[s->n - 1] : NULL;
 
-	if (last && last->tid == tid && last->count != SCHED_UNTIL_BLOCKED) {
+	if (last && last->tid == tid && last->count != SCHED_UNTIL_BLOCKED &&
+	    !last->has_value) {
 		last->count++;
 		return 0;
 	}
@@ -69,6 +79,14 @@ static int parse_token(struct schedule *s, const char *tok)
 		return -1;
 	if (*end == '*' && end[1] == 0)
 		return push_run(s, (int)tid, SCHED_UNTIL_BLOCKED);
+	if (*end == '=') { /* T=V: a value choice */
+		const char *p = end + 1;
+		errno = 0;
+		long long v = strtoll(p, &end, 10);
+		if (end == p || *end || errno)
+			return -1;
+		return sched_push_value(s, (int)tid, v);
+	}
 	if (*end == 'x') {
 		const char *p = end + 1;
 		errno = 0;
@@ -183,13 +201,23 @@ int sched_load(struct schedule *s, const char *path, char *err,
 	return r;
 }
 
+static bool has_values(const struct schedule *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->runs[i].has_value)
+			return true;
+	return false;
+}
+
 int sched_write(const struct schedule *s, FILE *f)
 {
 	int col = 0;
 
 	fprintf(f, "# x86smc schedule v1: one token per run of events, "
 		   "T = one event of thread T, TxN = N events, T* = until "
-		   "it blocks\n");
+		   "it blocks%s\n", has_values(s) ? ", T=V = a __VERIFIER_"
+						"nondet_* call of T returning V"
+					      : "");
 	if (s->program[0])
 		fprintf(f, "program: %s\n", s->program);
 	if (s->model[0])
@@ -202,7 +230,9 @@ int sched_write(const struct schedule *s, FILE *f)
 		const struct sched_run *r = &s->runs[i];
 		if (col == 0)
 			fputs("steps:", f);
-		if (r->count == SCHED_UNTIL_BLOCKED)
+		if (r->has_value)
+			fprintf(f, " %d=%lld", r->tid, (long long)r->value);
+		else if (r->count == SCHED_UNTIL_BLOCKED)
 			fprintf(f, " %d*", r->tid);
 		else if (r->count == 1)
 			fprintf(f, " %d", r->tid);
@@ -235,6 +265,8 @@ void sched_advance(struct sched_cursor *c)
 {
 	const struct sched_run *r = &c->s->runs[c->run];
 
+	c->value_set = r->has_value;
+	c->value = r->value;
 	if (r->count == SCHED_UNTIL_BLOCKED)
 		return;
 	if (++c->used >= r->count) {

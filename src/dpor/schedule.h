@@ -12,7 +12,11 @@
  * touch, as the recording run had learned them (so that the replay sees
  * the same events from the start).  "steps:" lines
  * (there may be several) hold tokens:  T   one event of thread T;
- * TxN  N events of thread T;  T*  thread T until it blocks or exits.
+ * TxN  N events of thread T;  T*  thread T until it blocks or exits;
+ * T=V  one event of thread T, a __VERIFIER_nondet_* call, that returns
+ * the value V (decimal, may be negative; files without such tokens are
+ * v1 files and still parse: a call with no token returns the first value
+ * of the domain).
  * Threads are numbered 0 (main), 1, 2, ... in creation order.  When the
  * steps run out, the default policy continues (run the current thread
  * until it blocks or exits, then the next one).
@@ -29,6 +33,8 @@
 struct sched_run {
 	int tid;
 	uint32_t count; /* or SCHED_UNTIL_BLOCKED */
+	bool has_value; /* a T=V token (count 1): the value V */
+	int64_t value;
 };
 
 struct schedule {
@@ -49,6 +55,8 @@ int sched_load(struct schedule *s, const char *path, char *err,
 int sched_add_escape(struct schedule *s, uint64_t addr);
 /* Append one event of tid (merged into the last run). */
 int sched_push(struct schedule *s, int tid);
+/* Append one value choice of tid that returned v (a T=V token). */
+int sched_push_value(struct schedule *s, int tid, int64_t v);
 int sched_write(const struct schedule *s, FILE *f);
 void sched_free(struct schedule *s);
 
@@ -57,6 +65,8 @@ struct sched_cursor {
 	const struct schedule *s;
 	size_t run;
 	uint32_t used;
+	bool value_set;  /* the event sched_advance() consumed last was */
+	int64_t value;   /* a T=V token: its value */
 };
 /* The thread the schedule wants next, -1 when exhausted.  *until is set
  * for a T* run. */

@@ -227,6 +227,9 @@ int report_json(const struct results *r, FILE *f)
 			   "  \"sanity_mismatches\": %lu,\n",
 			(unsigned long)r->sanity_checked,
 			(unsigned long)r->sanity_mismatches);
+	if (r->preemption_bound >= 0)
+		fprintf(f, "  \"preemption_bound\": %ld,\n",
+			r->preemption_bound);
 	if (r->pso_shared)
 		fprintf(f, "  \"pso_shared_stores\": %lu,\n",
 			(unsigned long)r->pso_shared);
@@ -343,6 +346,10 @@ void report_text(const struct results *r, FILE *f, bool outcomes)
 		r->complete ? "complete" : "not complete", r->note,
 		(unsigned long)r->events, (unsigned long)r->ptrace_stops, per,
 		r->elapsed_s);
+	if (r->assume_blocked)
+		fprintf(f, "  %lu more execution%s ended infeasible "
+			   "(assume-blocked: a __VERIFIER_assume failed)\n",
+			r->assume_blocked, r->assume_blocked == 1 ? "" : "s");
 	if (r->pso_shared)
 		fprintf(f, "  pso: %lu stores to a thread's %s location shared "
 			   "a FIFO with another location: their reorderings "

@@ -67,6 +67,7 @@ struct results {
 	double elapsed_s;
 	uint64_t events, ptrace_stops;
 	unsigned long traces;   /* distinct happens-before classes seen */
+	long preemption_bound;  /* icb, --preemptions: the bound, -1 none */
 	uint64_t pso_shared;    /* pso stores that shared a FIFO with
 				 * another location (out of buffers) */
 	bool sanity;            /* --sanity ran: the two counts below */

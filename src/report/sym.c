@@ -411,6 +411,20 @@ uint64_t sym_addr(struct symtab *st, const char *name)
 	return 0;
 }
 
+size_t sym_exe_prefix(struct symtab *st, const char *prefix,
+		      uint64_t *addr, size_t max)
+{
+	size_t n;
+
+	if (!st || !st->has_exe)
+		return 0;
+	load_syms(&st->objs[0]);
+	n = symelf_prefix(st->objs[0].syms, prefix, addr, max);
+	for (size_t i = 0; i < n; i++)
+		addr[i] += st->objs[0].bias;
+	return n;
+}
+
 static const struct range *find_range(const struct symtab *st, uint64_t addr)
 {
 	size_t lo = 0, hi = st ? st->nr : 0;

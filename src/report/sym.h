@@ -37,6 +37,11 @@ void sym_free(struct symtab *st);
  * order that defines it: the executable before the libraries), or 0. */
 uint64_t sym_addr(struct symtab *st, const char *name);
 
+/* Runtime addresses of the executable's functions whose names start
+ * with prefix (each once, at most max); returns how many. */
+size_t sym_exe_prefix(struct symtab *st, const char *prefix,
+		      uint64_t *addr, size_t max);
+
 struct sym_info {
 	const char *func;   /* NULL if unknown; owned by st */
 	uint64_t func_off;  /* addr - start of func */

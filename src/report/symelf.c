@@ -2,6 +2,7 @@
  * Semantics are in symelf.h. */
 #include <gelf.h>
 #include <libelf.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -300,6 +301,25 @@ int symelf_addr(const struct symelf *t, const char *name, uint64_t *vaddr)
 		}
 	}
 	return best < 3 ? 0 : -1;
+}
+
+size_t symelf_prefix(const struct symelf *t, const char *prefix,
+		     uint64_t *vaddr, size_t max)
+{
+	size_t n = 0, len = strlen(prefix);
+
+	for (size_t i = 0; t && i < t->n && n < max; i++) {
+		const struct ent *e = &t->v[i];
+		if (e->type != STT_FUNC ||
+		    strncmp(t->names + e->name, prefix, len) != 0)
+			continue;
+		bool dup = false; /* aliases at one address */
+		for (size_t j = 0; j < n && !dup; j++)
+			dup = vaddr[j] == e->addr;
+		if (!dup)
+			vaddr[n++] = e->addr;
+	}
+	return n;
 }
 
 int symelf_check(const struct symelf *t)

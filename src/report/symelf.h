@@ -64,6 +64,11 @@ const char *symelf_find(const struct symelf *t, uint64_t vaddr,
 /* 0 and the st_value of the best definition of name, or -1. */
 int symelf_addr(const struct symelf *t, const char *name, uint64_t *vaddr);
 
+/* The st_values of the functions (STT_FUNC) whose names start with
+ * prefix, each address once, at most max; returns how many. */
+size_t symelf_prefix(const struct symelf *t, const char *prefix,
+		     uint64_t *vaddr, size_t max);
+
 /* Debug-build invariant check: sorted by address, names in the arena. */
 int symelf_check(const struct symelf *t);
 

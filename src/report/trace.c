@@ -150,7 +150,8 @@ static int simulate(struct tctx *c)
 		if (ev_needs_drain(ev))
 			on_drain(c, k, ev->tid);
 		for (int i = 0; i < ev->nacc && c->stale[k] < 0; i++)
-			if (ev->acc[i].rw & DEC_READ)
+			if ((ev->acc[i].rw & DEC_READ) &&
+			    ev->acc[i].size != EV_ALL_SIZE)
 				c->stale[k] = read_past(c, ev->tid, ev->acc[i].addr,
 							ev->acc[i].size,
 							&c->stale_i[k]);
@@ -227,7 +228,8 @@ static uint8_t gmask(uint64_t gran, uint64_t addr, uint64_t size)
 static int note(struct tctx *c, int tid, uint64_t addr, uint64_t size,
 		uint8_t rw)
 {
-	if (tid < 0 || tid >= NTH || !size || !counts(c, addr))
+	if (tid < 0 || tid >= NTH || !size || size == EV_ALL_SIZE ||
+	    !counts(c, addr))
 		return 0;
 	if (size > MAXIDX)
 		size = MAXIDX;
@@ -313,14 +315,16 @@ enum shown {
 
 static uint64_t where_pc(const struct tr_event *ev)
 {
-	return ev->region && ev->caller ? ev->caller - 1 : ev->pc;
+	return (ev->region || ev->kind == EV_NONDET) && ev->caller
+		       ? ev->caller - 1
+		       : ev->pc;
 }
 
 static bool always_shown(const struct tr_event *ev)
 {
 	switch (ev->kind) {
 	case EV_SPAWN: case EV_EXIT: case EV_JOIN: case EV_OUTPUT:
-	case EV_END: case EV_FENCE:
+	case EV_END: case EV_FENCE: case EV_NONDET: case EV_ATOMIC:
 		return true;
 	default:
 		return ev->fenced;
@@ -455,6 +459,16 @@ static void insn_text(const struct tctx *c, const struct tr_event *ev,
 	b[0] = 0;
 	if (ev->kind == EV_UPDATE)
 		return;
+	if (ev->kind == EV_NONDET || ev->kind == EV_ATOMIC) {
+		/* a hooked function: its name */
+		struct sym_info si;
+		if (c->env->sym && sym_lookup(c->env->sym, ev->pc, &si) == 0 &&
+		    si.func)
+			snprintf(b, n, "call %s", si.func);
+		else
+			snprintf(b, n, "call %#" PRIx64, ev->pc);
+		return;
+	}
 	if (ev->region == RG_EXIT && !ev->caller)
 		return;
 	if (ev->region < sizeof region / sizeof region[0] &&
@@ -616,6 +630,15 @@ static void put_effect(struct tctx *c, size_t k)
 	case EV_SYSCALL: case EV_END:
 		fprintf(c->f, "  %s", sys_text(ev->sysno, at, sizeof at));
 		return;
+	case EV_NONDET:
+		fprintf(c->f, "  returns %" PRId64, ev->value);
+		return;
+	case EV_ATOMIC: /* what it touched is not recorded (tracer.h) */
+		fprintf(c->f, "  %s", ev->region == RG_ATOMIC
+					      ? "atomic section: runs alone up "
+						"to __VERIFIER_atomic_end"
+					      : "atomic: runs alone");
+		return;
 	default:
 		break;
 	}
@@ -752,6 +775,13 @@ static void put_failure(struct tctx *c)
 	const struct error_rec *e = c->in->err;
 	char where[200], at[160];
 
+	if (!e && c->in->status &&
+	    strcmp(c->in->status, "assume-blocked") == 0) {
+		fprintf(c->f, "end: assume-blocked: a __VERIFIER_assume "
+			      "failed, the execution is infeasible (no "
+			      "error)\n");
+		return;
+	}
 	if (!e) {
 		fprintf(c->f, "end: %s, no error\n",
 			c->in->status ? c->in->status : "?");
@@ -760,6 +790,9 @@ static void put_failure(struct tctx *c)
 	code_text(c, e->pc, where, sizeof where);
 	if (strcmp(e->kind, "deadlock") == 0)
 		put_deadlock(c, e->message);
+	else if (strcmp(e->kind, "verifier-error") == 0)
+		fprintf(c->f, "failure: T%d reaches the error at %s\n  %s\n",
+			e->thread, where, e->message);
 	else if (strcmp(e->kind, "assertion") == 0)
 		fprintf(c->f, "failure: assertion fails in T%d at %s\n  %s\n",
 			e->thread, where, e->message);

@@ -357,6 +357,11 @@ int proc_cont(struct proc *p, int sig)
 	return req(p, PTRACE_CONT, 0, (void *)(long)sig);
 }
 
+int proc_interrupt(struct proc *p)
+{
+	return req(p, PTRACE_INTERRUPT, 0, 0);
+}
+
 int proc_step(struct proc *p, int sig)
 {
 	return req(p, PTRACE_SINGLESTEP, 0, (void *)(long)sig);

@@ -93,6 +93,9 @@ int proc_attach_pid(struct proc *p, pid_t pid);
  * traced, a child of the tracer.  Returns its pid or -1. */
 pid_t proc_fork(struct proc *p, uint64_t syscall_pc);
 
+/* PTRACE_INTERRUPT: the running tracee stops (a PROC_GROUP stop). */
+int proc_interrupt(struct proc *p);
+
 /* SIGKILL the process and reap it (and any stop notifications). */
 void proc_kill(struct proc *p);
 

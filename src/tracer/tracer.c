@@ -24,6 +24,8 @@
 #include "tso/shadow.h"
 
 static int run_free(struct tracer *t);
+#define PROBE_SECONDS 2  /* a lone thread runs natively this long, */
+#define PROBE_EVENTS 1000 /* then this many events under control */
 static int live_threads(const struct tracer *t);
 static void enter_native(struct tracer *t);
 
@@ -32,7 +34,7 @@ static const char *const kind_names[EV_NKINDS] = {
 	[EV_FENCE] = "fence",     [EV_YIELD] = "yield", [EV_SYSCALL] = "syscall",
 	[EV_OUTPUT] = "output",   [EV_SPAWN] = "spawn", [EV_EXIT] = "exit",
 	[EV_FUTEX] = "futex",     [EV_END] = "end",     [EV_JOIN] = "join",
-	[EV_UPDATE] = "update",
+	[EV_UPDATE] = "update",   [EV_NONDET] = "nondet", [EV_ATOMIC] = "atomic",
 };
 
 const char *ev_kind_name(enum ev_kind k)
@@ -615,6 +617,16 @@ static int region_at(struct tracer *t, struct lthread *th, struct bp *b,
 	    proc_read(&t->proc, sp, &ev->caller, 8) != 8)
 		ev->caller = 0; /* for reports: where it was called */
 	switch (b->hook) {
+	case HOOK_ATOMIC_BEGIN:
+	case HOOK_ATOMIC_CALL:
+		/* conservative: it conflicts with everything (tracer.h) */
+		region_event(th, ev, EV_ATOMIC, b->hook == HOOK_ATOMIC_BEGIN
+							? RG_ATOMIC
+							: RG_CALL);
+		ev->acc[ev->nacc++] = (struct dec_access){
+			0, EV_ALL_SIZE, DEC_READ | DEC_WRITE, 0
+		};
+		return 1;
 	case HOOK_PTHREAD_CREATE:
 		region_event(th, ev, EV_SPAWN, RG_CREATE);
 		add_acc(ev, th->regs.rdi, 8, DEC_WRITE);
@@ -648,7 +660,8 @@ static int region_begin(struct tracer *t, struct lthread *th,
 	th->region_child = -1;
 	if (ev->region == RG_CREATE)
 		t->next_start_routine = th->regs.rdx;
-	if (ev->region == RG_CREATE || ev->region == RG_JOIN) {
+	if (ev->region == RG_CREATE || ev->region == RG_JOIN ||
+	    ev->region == RG_CALL) {
 		if (proc_read(&t->proc, th->regs.rsp, &th->region_end_pc, 8) !=
 		    8)
 			return -1;
@@ -677,7 +690,10 @@ static int classify(struct tracer *t, struct lthread *th, struct tr_event *ev)
 	ev->sysno = -1;
 	if (b && b->hook == HOOK_ASSERT_FAIL)
 		record_assert(t, th);
-	int rg = region_at(t, th, b, ev);
+	int rg = vf_hook(t, th, b, ev);
+	if (rg)
+		return rg;
+	rg = region_at(t, th, b, ev);
 	if (rg)
 		return rg;
 	if (!in) {
@@ -744,7 +760,12 @@ static bool region_done(struct tracer *t, struct lthread *th)
 		return true;
 	case RG_CREATE:
 	case RG_JOIN:
+	case RG_CALL:
 		return pc == th->region_end_pc && sp == th->region_end_sp;
+	case RG_ATOMIC: { /* at __VERIFIER_atomic_end (classify returns) */
+		const struct bp *b = bp_find(t, pc);
+		return b && b->hook == HOOK_ATOMIC_END;
+	}
 	default:
 		return false;
 	}
@@ -816,6 +837,8 @@ static int run_region(struct tracer *t)
 			break;
 		}
 		struct bp *b = bp_find(t, th->regs.rip);
+		if (b && vf_acting(b->hook))
+			break; /* assume, error, nondet: classify() acts */
 		if (b && lift(t, &l, b) < 0) {
 			r = -1;
 			break;
@@ -1093,9 +1116,15 @@ static int exec_tso(struct tracer *t, struct lthread *th,
 {
 	struct tso_mem m = { t, mem_read, mem_write, mem_exec, store_tag };
 	struct tso_store st[DEC_MAX_MEM];
+	struct tso_fwd fwd[DEC_MAX_MEM];
 	int nst;
-	int r = tso_exec(&th->sb, done->acc, &done->nacc, done->rval, &m, st,
-			 &nst);
+	int r = tso_exec(&th->sb, done->acc, &done->nacc, done->rval, fwd, &m,
+			 st, &nst);
+
+	for (int i = 0; i < done->nacc; i++) {
+		done->fwd_seq[i] = fwd[i].seq;
+		done->fwd_slot[i] = (uint8_t)(fwd[i].tag < 0 ? 0 : fwd[i].tag);
+	}
 
 	done->nst = (uint8_t)nst;
 	for (int i = 0; i < nst; i++)
@@ -1224,6 +1253,8 @@ int tracer_step(struct tracer *t, int tid, struct tr_event *done)
 		r = region_begin(t, th, done) < 0 ? -1 : tr_exec_insn(t);
 	else if (done->sysno >= 0)
 		r = sys_perform(t, th, done);
+	else if (done->kind == EV_NONDET)
+		r = vf_nondet(t, th, done);
 	else if (t->opts.tso && done->kind == EV_MEM)
 		r = exec_tso(t, th, done);
 	else if (done->kind == EV_MEM || done->kind == EV_RMW)
@@ -1236,7 +1267,9 @@ int tracer_step(struct tracer *t, int tid, struct tr_event *done)
 	}
 	if (r == 0 && t->end.kind == END_NONE &&
 	    th->info.status == TS_RUNNABLE && th->need_advance) {
-		if (live_threads(t) == 1 && !t->native && !th->region)
+		if (t->probe_events)
+			t->probe_events--; /* watched: see probe() */
+		else if (live_threads(t) == 1 && !t->native && !th->region)
 			enter_native(t);
 		r = advance(t);
 	}
@@ -1291,6 +1324,12 @@ void tracer_set_deadlock(struct tracer *t)
 		if (t->th[i].info.status == TS_BLOCKED &&
 		    t->th[i].info.wait == TW_AWAIT)
 			t->end.kind = END_LIVELOCK;
+	/* a thread stopped by a failed __VERIFIER_assume: not a deadlock,
+	 * an infeasible execution */
+	for (int i = 0; i < t->nthreads; i++)
+		if (t->th[i].info.status == TS_BLOCKED &&
+		    t->th[i].info.wait == TW_ASSUME)
+			t->end.kind = END_ASSUME;
 	t->end.tid = -1;
 }
 
@@ -1449,6 +1488,9 @@ static int native_hook(struct tracer *t)
 	}
 	if (b->hook == HOOK_ASSERT_FAIL)
 		record_assert(t, th);
+	int r = vf_native(t, th, b);
+	if (r != 2)
+		return r;
 	return tr_exec_insn(t) == 0 ? 0 : 1;
 }
 
@@ -1461,15 +1503,48 @@ static bool fatal_signal(int sig)
 /* Run the current thread natively.  Returns 0 when it stopped (execution
  * ended, thread blocked, or a new thread: t->native is then false), -1 on
  * failure. */
+/* A lone thread has run natively for a while: stop it and run it under
+ * control for a while (tracer_step keeps it there while probe_events
+ * lasts), so that a spin loop that nobody is left to end is seen as a
+ * livelock.  Returns 1 if it is stopped for that, 0 if another stop came
+ * first (in *st, to be handled). */
+static int probe(struct tracer *t, struct proc_stop *st)
+{
+	struct lthread *th = &t->th[t->cur];
+
+	if (proc_interrupt(&t->proc) < 0 ||
+	    proc_wait(&t->proc, false, st) < 0)
+		return -1;
+	if (st->kind != PROC_GROUP)
+		return 0;
+	if (proc_getregs(&t->proc, &th->regs) < 0)
+		return -1;
+	t->probe_seconds *= 2;
+	t->probe_events = PROBE_EVENTS;
+	tr_leave_native(t);
+	return 1;
+}
+
 static int run_free(struct tracer *t)
 {
 	struct proc_stop st;
 	int sig = deliverable_signal(t), r;
 
+	if (!t->probe_seconds)
+		t->probe_seconds = PROBE_SECONDS;
 	for (;;) {
-		if (tr_sync_regs(t) < 0 || proc_cont(&t->proc, sig) < 0 ||
-		    proc_wait(&t->proc, false, &st) < 0)
+		if (tr_sync_regs(t) < 0 || proc_cont(&t->proc, sig) < 0)
 			return -1;
+		proc_set_watchdog(t->probe_seconds);
+		r = proc_wait(&t->proc, false, &st);
+		proc_set_watchdog(0);
+		if (r < 0)
+			return -1;
+		if (st.kind == PROC_TIMEOUT && live_threads(t) == 1) {
+			r = probe(t, &st);
+			if (r != 0)
+				return r < 0 ? -1 : 0;
+		}
 		sig = 0;
 		switch (st.kind) {
 		case PROC_SECCOMP:

@@ -49,6 +49,9 @@ enum ev_kind {
 	EV_END,     /* exit_group or the end of the last thread */
 	EV_JOIN,    /* pthread_join of an exited thread (atomic) */
 	EV_UPDATE,  /* TSO: the oldest buffered store reaches memory */
+	EV_NONDET,  /* a __VERIFIER_nondet_* call: returns the value the
+		     * explorer chose (tracer_set_value); thread-local */
+	EV_ATOMIC,  /* RG_ATOMIC or RG_CALL: code run as one step */
 	EV_NKINDS
 };
 
@@ -82,14 +85,27 @@ struct tr_event {
 	 * forwarding included), wval[i] what it wrote (to memory, or for an
 	 * update event from the buffer).  0 for other kinds. */
 	uint64_t rval[DEC_MAX_MEM], wval[DEC_MAX_MEM];
+	/* tso/pso: acc[i] was read entirely from the thread's own buffer,
+	 * from the fwd_seq[i]-th store of slot fwd_slot[i] (0: not); until
+	 * that store's update, other threads' writes do not change it */
+	uint32_t fwd_seq[DEC_MAX_MEM];
+	uint8_t fwd_slot[DEC_MAX_MEM];
 	uint8_t nst; /* tso/pso: stores put into the buffer (not in acc[]) */
 	struct tr_store st[DEC_MAX_MEM];
 	uint8_t fenced;  /* --assume-fence: the thread executed an assumed
 			  * MFENCE before this event: it waits for an
 			  * empty buffer (ev_needs_drain) */
-	uint64_t caller; /* region events (pthread_create/join/exit): the
-			  * return address into their caller, else 0 */
+	uint64_t caller; /* region events (pthread_create/join/exit) and
+			  * EV_NONDET: the return address into their
+			  * caller, else 0 */
+	uint8_t nondet;  /* EV_NONDET: its type (enum tr_nondet) */
+	int64_t value;   /* EV_NONDET: the value returned, as the program
+			  * reads it (sign- or zero-extended from its type) */
 };
+
+/* The types of __VERIFIER_nondet_* (what the value is truncated to). */
+enum tr_nondet { ND_BOOL, ND_CHAR, ND_UCHAR, ND_SHORT, ND_USHORT, ND_INT,
+		 ND_UINT, ND_LONG, ND_ULONG, ND_POINTER, ND_NTYPES };
 
 /* TSO: events that wait for an empty store buffer (locked instructions,
  * MFENCE, syscalls, thread operations). */
@@ -110,7 +126,23 @@ bool ev_needs_drain(const struct tr_event *ev);
  *              *retval).
  * Limit: TLS and thread-specific-data destructors run inside RG_EXIT,
  * atomically and without events (docs/EVENTS.md). */
-enum tr_region { RG_NONE = 0, RG_CREATE, RG_START, RG_EXIT, RG_JOIN };
+enum tr_region { RG_NONE = 0, RG_CREATE, RG_START, RG_EXIT, RG_JOIN,
+		 RG_ATOMIC, RG_CALL };
+/* Atomic sections (docs/EVENTS.md, "Benchmark conventions"):
+ *   RG_ATOMIC  from __VERIFIER_atomic_begin() to the next
+ *              __VERIFIER_atomic_end(): one EV_ATOMIC event;
+ *   RG_CALL    a call of a __VERIFIER_atomic_* function, from its entry
+ *              to its return: one EV_ATOMIC event.
+ * Both run natively like the lifecycle regions.  What they touch is not
+ * recorded: the event's one access covers all memory (EV_ADDR_ALL,
+ * read+write), so it conflicts with every event of every other thread
+ * (conservative dependencies).  Under tso/pso the thread's buffer is
+ * drained first (ev_needs_drain) and the section writes memory directly,
+ * like a locked instruction.  Inside a section, __VERIFIER_assume,
+ * __VERIFIER_error and __VERIFIER_nondet_* still act (a nondet value is
+ * an event of its own; no other thread runs until the section ends:
+ * tracer_exclusive). */
+#define EV_ALL_SIZE UINT64_MAX /* an access {0, EV_ALL_SIZE}: all memory */
 
 /* Pseudo-addresses for resources that are not memory, so that events on
  * them are dependent like accesses to one location: the output of fd N
@@ -122,7 +154,8 @@ enum tr_tstatus { TS_RUNNABLE, TS_BLOCKED, TS_EXITED };
 
 /* What a blocked thread waits for. */
 enum tr_wait { TW_NONE, TW_FUTEX, TW_LOCK_PI, TW_JOIN,
-	       TW_AWAIT /* a spin loop: until wait_addr.. change (await.h) */ };
+	       TW_AWAIT, /* a spin loop: until wait_addr.. change (await.h) */
+	       TW_ASSUME /* __VERIFIER_assume(0): forever (infeasible) */ };
 
 struct tr_thread_info {
 	int tid;            /* logical id: 0 = main, then in creation order */
@@ -150,6 +183,10 @@ enum tr_end_kind {
 	END_UNSUPPORTED, /* the target did something x86smc cannot model */
 	END_INTERRUPTED, /* x86smc was interrupted (SIGINT) */
 	END_INTERNAL, /* internal failure (logged) */
+	END_ASSUME,   /* nothing can run and a thread is blocked by a failed
+		       * __VERIFIER_assume: the execution is infeasible */
+	END_ERROR_CALL, /* __VERIFIER_error() or reach_error() was called
+			 * (.message: its name, .pc: the call) */
 };
 
 struct tr_end {
@@ -161,6 +198,7 @@ struct tr_end {
 	uint64_t fault_addr;  /* crash: si_addr */
 	bool asserted;        /* abort after __assert_fail */
 	uint64_t assert_call; /* pc of the call to __assert_fail */
+	uint64_t callee;      /* END_ERROR_CALL: the function called */
 	char message[512];    /* assertion text, unsupported op, ... */
 };
 
@@ -256,8 +294,28 @@ int tracer_pid(const struct tracer *t);
 /* Install a hook: when any thread reaches pc, the tracer records it
  * (used for __assert_fail). */
 enum tr_hook { HOOK_ASSERT_FAIL = 1, HOOK_PTHREAD_CREATE,
-	       HOOK_PTHREAD_JOIN, HOOK_PTHREAD_EXIT };
+	       HOOK_PTHREAD_JOIN, HOOK_PTHREAD_EXIT,
+	       /* the benchmark conventions (docs/EVENTS.md): the function is
+		* not run, its effect is emulated and it returns at once,
+		* except for HOOK_ATOMIC_CALL (run as one step) */
+	       HOOK_ASSUME,       /* __VERIFIER_assume(c) */
+	       HOOK_ERROR,        /* __VERIFIER_error(), reach_error() */
+	       HOOK_ATOMIC_BEGIN, /* __VERIFIER_atomic_begin() */
+	       HOOK_ATOMIC_END,   /* __VERIFIER_atomic_end() */
+	       HOOK_ATOMIC_CALL,  /* any other __VERIFIER_atomic_* */
+	       HOOK_NONDET,       /* __VERIFIER_nondet_*: HOOK_NONDET + type
+				   * (enum tr_nondet) */
+	       HOOK_NONDET_LAST = HOOK_NONDET + ND_NTYPES - 1,
+	       HOOK_NKINDS };
 int tracer_add_hook(struct tracer *t, uint64_t pc, enum tr_hook h);
+
+/* The value the next EV_NONDET event of any thread returns (before its
+ * tracer_step); truncated to the event's type. */
+void tracer_set_value(struct tracer *t, int64_t v);
+
+/* A runnable thread in the middle of an atomic section (paused at a
+ * __VERIFIER_nondet_* call inside it): only it may run now.  -1: none. */
+int tracer_exclusive(struct tracer *t);
 
 /* Read target memory (for reports). */
 size_t tracer_read(struct tracer *t, uint64_t addr, void *buf, size_t n);

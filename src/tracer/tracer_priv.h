@@ -78,6 +78,7 @@ struct tracer {
 	uint64_t woken;          /* threads woken by the current event */
 	struct walk_scratch *walk; /* walk.c */
 	uint64_t next_start_routine; /* for the clone of an RG_CREATE */
+	int64_t next_value;      /* what the next EV_NONDET returns */
 	struct tr_snapshot *snap;    /* snapshot.c */
 	uint64_t *fences;            /* --assume-fence pcs, sorted */
 	size_t nfences;
@@ -92,6 +93,11 @@ struct tracer {
 	int nslots;
 	struct tracer_stats st;
 	unsigned long steps;     /* events in this execution */
+	/* A lone thread running natively is stopped after probe_seconds
+	 * and watched for probe_events events under control: a spin loop
+	 * nobody is left to end is a livelock (await.c).  The period
+	 * doubles after each probe. */
+	unsigned probe_seconds, probe_events;
 	unsigned long nsteps, nconts; /* single steps, runs to a stop */
 };
 
@@ -136,6 +142,19 @@ int sys_emulate_at_seccomp(struct tracer *t, long nr, long result);
 /* A syscall emulation that set the thread's state itself (blocked it,
  * ended it) returns this instead of a result for rax. */
 #define SYS_NORETURN (-100000L)
+
+/* verifier.c — the benchmark conventions (hooks on __VERIFIER_*).
+ * vf_hook: the thread is at hook b; returns 0 (not one of them), 1 (ev is
+ * its pending EV_NONDET), 2 (emulated on the spot), 3 (it blocked), -1
+ * (the execution ended: __VERIFIER_error).  vf_native: the same while
+ * running natively: 0 run on, 1 stop, 2 not one of them, -1 failure. */
+bool vf_acting(uint8_t hook); /* acts inside atomic regions too */
+int vf_return(struct tracer *t, struct lthread *th, bool result,
+	      uint64_t rax);
+int vf_hook(struct tracer *t, struct lthread *th, const struct bp *b,
+	    struct tr_event *ev);
+int vf_native(struct tracer *t, struct lthread *th, const struct bp *b);
+int vf_nondet(struct tracer *t, struct lthread *th, struct tr_event *done);
 
 /* futex.c */
 long futex_op(struct tracer *t, struct lthread *th, struct tr_event *ev);

@@ -36,7 +36,10 @@ int sb_push(struct sb *b, uint64_t addr, const uint8_t *bytes, uint64_t size,
 	if (!copy)
 		return -1;
 	memcpy(copy, bytes, size);
-	*at(b, b->n) = (struct sb_entry){ addr, size, copy, tag };
+	*at(b, b->n) = (struct sb_entry){
+		addr, size, copy, tag,
+		tag >= 0 && tag < SB_MAX_TAGS ? ++b->pushed[tag] : 0
+	};
 	b->n++;
 	return 0;
 }
@@ -102,9 +105,10 @@ int sb_overlaps(const struct sb *b, uint64_t addr, uint64_t size,
 	return 0;
 }
 
-size_t sb_forward(const struct sb *b, uint64_t addr, uint8_t *buf,
-		  uint8_t *covered, size_t n)
+size_t sb_forward_src(const struct sb *b, uint64_t addr, uint8_t *buf,
+		      uint8_t *covered, size_t n, const struct sb_entry **src)
 {
+	const struct sb_entry *oldest = NULL;
 	size_t got = 0;
 
 	memset(covered, 0, n);
@@ -120,9 +124,18 @@ size_t sb_forward(const struct sb *b, uint64_t addr, uint8_t *buf,
 			buf[i] = e->bytes[a - e->addr];
 			covered[i] = 1;
 			got++;
+			oldest = e;
 		}
 	}
+	if (src)
+		*src = got == n ? oldest : NULL;
 	return got;
+}
+
+size_t sb_forward(const struct sb *b, uint64_t addr, uint8_t *buf,
+		  uint8_t *covered, size_t n)
+{
+	return sb_forward_src(b, addr, buf, covered, n, NULL);
 }
 
 void sb_clear(struct sb *b)

@@ -19,16 +19,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define SB_MAX_TAGS 32
+
 struct sb_entry {
 	uint64_t addr;
 	uint64_t size;
 	uint8_t *bytes;
 	int tag;
+	uint32_t seq; /* 1 for the first store its tag ever held, then 2.. */
 };
 
 struct sb {
 	struct sb_entry *e; /* ring of cap entries, n used from head */
 	size_t head, n, cap;
+	uint32_t pushed[SB_MAX_TAGS]; /* stores pushed per tag */
 };
 
 int sb_push(struct sb *b, uint64_t addr, const uint8_t *bytes,
@@ -54,6 +58,11 @@ static inline bool sb_empty(const struct sb *b)
  * were covered. */
 size_t sb_forward(const struct sb *b, uint64_t addr, uint8_t *buf,
 		  uint8_t *covered, size_t n);
+/* Like sb_forward; when every byte came from the buffer, *src is the
+ * oldest entry that served one (the load reads buffered values until that
+ * entry's update), else NULL. */
+size_t sb_forward_src(const struct sb *b, uint64_t addr, uint8_t *buf,
+		      uint8_t *covered, size_t n, const struct sb_entry **src);
 void sb_clear(struct sb *b);
 void sb_free(struct sb *b);
 /* Invariant checker (--sanity): sizes, ring bounds. */

@@ -27,8 +27,10 @@ static uint64_t first8(const uint8_t *p, uint64_t size)
 /* Step 2: forward buffered bytes into the read range of a; *val: the
  * first 8 bytes the instruction will read. */
 static int forward(const struct sb *b, const struct dec_access *a,
-		   struct saved *s, const struct tso_mem *m, uint64_t *val)
+		   struct saved *s, const struct tso_mem *m, uint64_t *val,
+		   struct tso_fwd *fwd)
 {
+	const struct sb_entry *src;
 	uint8_t *buf = malloc(a->size), *cov = malloc(a->size);
 	size_t got;
 	int r = 0;
@@ -39,8 +41,10 @@ static int forward(const struct sb *b, const struct dec_access *a,
 		return -1;
 	}
 	memcpy(buf, s->orig, a->size);
-	got = sb_forward(b, a->addr, buf, cov, a->size);
+	got = sb_forward_src(b, a->addr, buf, cov, a->size, &src);
 	*val = first8(buf, a->size);
+	*fwd = src ? (struct tso_fwd){ src->tag, src->seq }
+		   : (struct tso_fwd){ -1, 0 };
 	if (got && m->write(m->ctx, a->addr, buf, a->size) != a->size)
 		r = -1;
 	free(buf);
@@ -49,13 +53,17 @@ static int forward(const struct sb *b, const struct dec_access *a,
 }
 
 int tso_exec(struct sb *b, struct dec_access *acc, int *nacc, uint64_t *rval,
-	     const struct tso_mem *m, struct tso_store *st, int *nst)
+	     struct tso_fwd *fwd, const struct tso_mem *m,
+	     struct tso_store *st, int *nst)
 {
 	struct saved s[DEC_MAX_MEM] = { { 0 } };
 	uint64_t seen[DEC_MAX_MEM] = { 0 };
+	struct tso_fwd from[DEC_MAX_MEM];
 	int n = *nacc, r = -1, kept = 0;
 
 	*nst = 0;
+	for (int i = 0; i < n; i++)
+		from[i] = (struct tso_fwd){ -1, 0 };
 	for (int i = 0; i < n; i++) { /* step 1 */
 		if (acc[i].size > MAX_SHADOW ||
 		    !(s[i].orig = malloc(acc[i].size ? acc[i].size : 1)))
@@ -69,7 +77,7 @@ int tso_exec(struct sb *b, struct dec_access *acc, int *nacc, uint64_t *rval,
 	}
 	for (int i = 0; i < n; i++)
 		if ((acc[i].rw & DEC_READ) &&
-		    forward(b, &acc[i], &s[i], m, &seen[i]) < 0)
+		    forward(b, &acc[i], &s[i], m, &seen[i], &from[i]) < 0)
 			goto out;
 	r = m->exec(m->ctx); /* step 3 */
 	if (r != 0)
@@ -105,6 +113,7 @@ int tso_exec(struct sb *b, struct dec_access *acc, int *nacc, uint64_t *rval,
 		if (acc[i].rw & DEC_READ) {
 			acc[kept] = acc[i];
 			acc[kept].rw = DEC_READ;
+			fwd[kept] = from[i];
 			rval[kept++] = seen[i];
 		}
 	*nacc = kept;

@@ -30,6 +30,14 @@ struct tso_mem {
 	int (*tag)(void *ctx, uint64_t addr, uint64_t size);
 };
 
+/* A read the buffer served entirely: until the update of the entry with
+ * this tag and sequence number (sb_entry) it does not depend on other
+ * threads' writes.  seq 0: not (entirely) served by the buffer. */
+struct tso_fwd {
+	int tag;
+	uint32_t seq;
+};
+
 /* A store pushed into the buffer: val holds its first 8 bytes. */
 struct tso_store {
 	uint64_t addr, size, val;
@@ -39,9 +47,11 @@ struct tso_store {
 /* Execute the instruction whose shared accesses are acc[0..*nacc) with
  * buffer b.  On return acc[] holds the event's accesses: its reads (also
  * those the buffer served: see shadow.c), with rval[i] the first 8 bytes
- * acc[i] read; its writes went to the buffer and are dropped (their update
- * events write memory): they are st[0..*nst), st having DEC_MAX_MEM room.
+ * acc[i] read and fwd[i] whether the buffer served it; its writes went to
+ * the buffer and are dropped (their update events write memory): they are
+ * st[0..*nst), st having DEC_MAX_MEM room.
  * Returns exec's result, or -1 on failure. */
 int tso_exec(struct sb *b, struct dec_access *acc, int *nacc, uint64_t *rval,
-	     const struct tso_mem *m, struct tso_store *st, int *nst);
+	     struct tso_fwd *fwd, const struct tso_mem *m,
+	     struct tso_store *st, int *nst);
 #endif

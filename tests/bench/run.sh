@@ -24,22 +24,30 @@ header() {
 		strategy execs blocked seconds exec/s events stops/ev complete
 }
 
-echo "== exploration under sc and tso (dpor, default options)"
+echo "== exploration under sc, tso and pso (dpor, default options, every error)"
 header
 for s in disjoint counter_racy:2:2 counter_mutex:2:1 dekker dekker_fenced \
-	 peterson_fenced mp_flag condvar_ok barrier_ok semaphore_ok; do
+	 peterson_fenced bakery_fenced szymanski_fenced mp_flag condvar_ok \
+	 barrier_ok semaphore_ok spin_tas ticket_lock seqlock chase_lev_fenced; do
 	name=${s%%:*}
 	args=$(echo "$s" | tr ':' ' ' | cut -d' ' -f2-)
 	[ "$args" = "$name" ] && args=
-	for m in sc tso; do
+	for m in sc tso pso; do
 		row "$name $args" --model $m --keep-going build/samples/$name-O2 $args
 	done
 done
 echo
+echo "== strategies on dekker (tso): icb up to 2 preemptions, random and pct seeded"
+header
+row "dekker_fenced icb 2" --model tso --strategy icb --preemptions 2 build/samples/dekker_fenced-O2
+row "dekker icb 2" --model tso --strategy icb --preemptions 2 build/samples/dekker-O2
+row "dekker random 1000" --model tso --strategy random --seed 1 --keep-going --max-executions 1000 build/samples/dekker-O2
+row "dekker pct 1000" --model tso --strategy pct --seed 1 --keep-going --max-executions 1000 build/samples/dekker-O2
+echo
 echo "== litmus tests (all executions)"
 header
 for t in sb mp iriw n6 mixed_forward; do
-	for m in sc tso; do
+	for m in sc tso pso; do
 		row "litmus/$t" --model $m build/samples/litmus/$t-O2
 	done
 done

@@ -650,6 +650,54 @@ class RatioCase(Case):
         return "PASS", None
 
 
+class StrategyCase(Case):
+    """strategies.txt: SAMPLE MODEL VERDICT OPTIONS...: x86smc with those
+    options (a --strategy) gives the verdict; with icb the JSON states
+    the bound and, when no error, the coverage says what was covered; a
+    seeded random or pct run is reproducible (same executions, same
+    happens-before classes on a second run)."""
+
+    def __init__(self, sample, model, verdict, opts):
+        super().__init__("strategy/%s/%s/%s" % (sample.name, model, "_".join(opts)))
+        self.s, self.model, self.verdict, self.opts = sample, model, verdict, opts
+
+    def run(self, log):
+        binary = self.s.binary("O2")
+        missing = self.require(binary)
+        if missing:
+            return "FAIL", missing
+        r = Run(self.model, self.opts, binary, self.s.args, log).run()
+        why = r.problem(self.model)
+        if why:
+            return "FAIL", why
+        kinds = [e["kind"] for e in r.json["errors"]]
+        if (self.verdict == "ok") != (not kinds) or \
+                (kinds and kinds[0] != self.verdict):
+            return "FAIL", "expected %s, got exit %d, errors %s" % (
+                self.verdict, r.rc, kinds or "none")
+        if "icb" in self.opts:
+            if "preemption_bound" not in r.json:
+                return "FAIL", "no preemption_bound in the JSON"
+            b = r.json["preemption_bound"]
+            if not kinds and not r.json["complete"] and \
+                    "at most %d preemption" % b not in r.json["coverage"]:
+                return "FAIL", "coverage does not state the bound: %r" % \
+                    r.json["coverage"]
+            if kinds and r.json["errors"][0]["preemptions"] > b:
+                return "FAIL", "error with %d preemptions over the bound %d" % (
+                    r.json["errors"][0]["preemptions"], b)
+        if "random" in self.opts or "pct" in self.opts:
+            again = Run(self.model, self.opts, binary, self.s.args, log,
+                        "again.json").run()
+            if again.json is None:
+                return "FAIL", "second run: " + (again.json_problem or "?")
+            for k in ("executions", "hb_classes"):
+                if again.json.get(k) != r.json.get(k):
+                    return "FAIL", "not reproducible: %s %s then %s" % (
+                        k, r.json.get(k), again.json.get(k))
+        return "PASS", None
+
+
 class SanityCase(Case):
     """--sanity: every single-stepped instruction's predicted write set
     covers every byte that changed in the pages it touched."""
@@ -1143,6 +1191,13 @@ def build_cases(samples, pending, baseline):
             problems.append("counts.txt line %d: bad line" % lineno)
             continue
         cases.append(CountCase(s, int(words[1]), words[2:]))
+    for lineno, words in read_list("strategies.txt", -1):
+        s = samples.get(words[0])
+        if s is None or len(words) < 4 or words[1] not in MODELS or \
+                words[2] not in VERDICTS:
+            problems.append("strategies.txt line %d: bad line" % lineno)
+            continue
+        cases.append(StrategyCase(s, words[1], words[2], words[3:]))
     for lineno, words in read_list("ratio.txt", -1):
         s = samples.get(words[0])
         if s is None or len(words) < 2 or words[1] not in MODELS[1:]:

@@ -28,7 +28,7 @@ static void same(const struct schedule *a, const struct schedule *b)
 
 static void walk(const struct schedule *s)
 {
-	struct sched_cursor c = { s, 0, 0 };
+	struct sched_cursor c = { .s = s };
 	bool until;
 	size_t guard = 0;
 

@@ -1,0 +1,23 @@
+/* hooks.h — functions the explorer recognises by symbol in the target
+ * and hands to the tracer as hooks (tracer_add_hook): the benchmark
+ * conventions __VERIFIER_* / reach_error (docs/EVENTS.md, "Benchmark
+ * conventions"), and the values of __VERIFIER_nondet_* calls.
+ * A binary without such symbols gets no hook and is unaffected. */
+#ifndef X86SMC_HOOKS_H
+#define X86SMC_HOOKS_H
+#include <stdint.h>
+
+#include "options.h"
+#include "report/sym.h"
+#include "tracer/tracer.h"
+
+/* Install the convention hooks the executable defines.  Returns 0, or
+ * -1 if a hook could not be placed. */
+int hooks_conventions(struct tracer *t, struct symtab *sym);
+
+/* The values an EV_NONDET event explores, in order: *vals and their
+ * number (_bool: 0, 1; otherwise --nondet-domain). */
+unsigned hooks_domain(const struct options *o, const struct tr_event *ev,
+		      const int64_t **vals);
+
+#endif
