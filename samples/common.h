@@ -6,9 +6,9 @@
  *   // expect tso: assertion
  *   // expect pso: assertion
  *
- * Verdicts: ok, assertion, crash, deadlock, livelock, exit-code.  Optional
- * lines:  // args: A B C       arguments to pass
- *         // x86smc: --opt ... extra x86smc options for this sample
+ * Verdicts: ok, assertion, crash, deadlock, livelock, exit-code, verifier-error
+ * (reach_error).  Optional lines:  // args: A B C   arguments to pass
+ *                                 // x86smc: --opt  extra x86smc options
  */
 #ifndef X86SMC_SAMPLE_COMMON_H
 #define X86SMC_SAMPLE_COMMON_H

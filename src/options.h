@@ -33,6 +33,15 @@ struct options {
 #define MAX_NONDET_VALUES 256
 	int64_t nondet_val[MAX_NONDET_VALUES];
 	int nnondet;
+	/* the library policy (docs/LIBRARY.md): --atomic-call NAME runs
+	 * every call of the function NAME as one step (like a
+	 * __VERIFIER_atomic_ function); --no-atomic-call NAME explores NAME
+	 * instruction by instruction, "all": the whole built-in policy */
+#define MAX_ATOMIC_CALLS 32
+	const char *atomic_call[MAX_ATOMIC_CALLS];
+	int natomic_call;
+	const char *no_atomic_call[MAX_ATOMIC_CALLS];
+	int nno_atomic_call;
 	bool nested; /* an exploration x86smc runs itself (the fence
 		      * check): no progress line, no nested checks */
 };

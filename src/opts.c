@@ -51,10 +51,17 @@ void opts_usage(void)
 	     "the instruction\n"
 	     "                              at ADDR (hex pc or symbol+off; "
 	     "repeatable)\n"
-	     "  --nondet-domain LO..HI|V,V,...  values every __VERIFIER_nondet_*"
-	     " call returns\n"
-	     "                              in turn (default 0..1; _bool: "
-	     "0..1; at most 256)\n"
+	     "  --atomic-call NAME          run each call of function NAME as "
+	     "one step\n"
+	     "  --no-atomic-call NAME|all   explore NAME (a malloc or stdio "
+	     "function) by\n"
+	     "                              instruction (docs/LIBRARY.md; "
+	     "both repeatable)\n"
+	     "  --nondet-domain LO..HI|V,V,...\n"
+	     "                              values every __VERIFIER_nondet_* "
+	     "call returns in\n"
+	     "                              turn (default 0..1; _bool: 0..1; "
+	     "at most 256)\n"
 	     "  --jobs N  --robustness  --sanity\n"
 	     "  -v (verbose)  -h/--help  --version\n"
 	     "exit status: 0 no error, 1 error found, 2 usage error or the "
@@ -126,7 +133,8 @@ static int pick(const char *s, const char *const *names, int n)
 
 enum { O_MODEL = 256, O_STRATEGY, O_PREEMPT, O_MAXEXEC, O_TIMEOUT,
        O_MAXSTEPS, O_KEEP, O_OUTCOMES, O_JSON, O_TRACEOUT, O_REPLAY, O_JOBS,
-       O_ROBUST, O_NONDET, O_SANITY, O_VERSION, O_SEED, O_FENCE };
+       O_ROBUST, O_NONDET, O_SANITY, O_VERSION, O_SEED, O_FENCE,
+       O_ATOMIC_CALL, O_NO_ATOMIC_CALL };
 
 static const struct option longopts[] = {
 	{ "model", required_argument, 0, O_MODEL },
@@ -146,6 +154,8 @@ static const struct option longopts[] = {
 	{ "sanity", no_argument, 0, O_SANITY },
 	{ "seed", required_argument, 0, O_SEED },
 	{ "assume-fence", required_argument, 0, O_FENCE },
+	{ "atomic-call", required_argument, 0, O_ATOMIC_CALL },
+	{ "no-atomic-call", required_argument, 0, O_NO_ATOMIC_CALL },
 	{ "help", no_argument, 0, 'h' },
 	{ "version", no_argument, 0, O_VERSION },
 	{ 0, 0, 0, 0 },
@@ -222,6 +232,16 @@ static int set(struct options *o, int c, const char *arg, char *err,
 		if (!*arg || o->nassume_fence == MAX_ASSUMED_FENCES)
 			goto bad;
 		o->assume_fence[o->nassume_fence++] = arg;
+		return 0;
+	case O_ATOMIC_CALL:
+		if (!*arg || o->natomic_call == MAX_ATOMIC_CALLS)
+			goto bad;
+		o->atomic_call[o->natomic_call++] = arg;
+		return 0;
+	case O_NO_ATOMIC_CALL:
+		if (!*arg || o->nno_atomic_call == MAX_ATOMIC_CALLS)
+			goto bad;
+		o->no_atomic_call[o->nno_atomic_call++] = arg;
 		return 0;
 	case 'v': o->verbose++; return 0;
 	default:

@@ -286,6 +286,62 @@ static bool is_gpr64(const ZydisDecodedOperand *op)
 	       ZydisRegisterGetClass(op->reg.value) == ZYDIS_REGCLASS_GPR64;
 }
 
+static bool gpr_operand(const ZydisDecodedOperand *op)
+{
+	if (op->type != ZYDIS_OPERAND_TYPE_REGISTER)
+		return false;
+	switch (ZydisRegisterGetClass(op->reg.value)) {
+	case ZYDIS_REGCLASS_GPR8:
+	case ZYDIS_REGCLASS_GPR16:
+	case ZYDIS_REGCLASS_GPR32:
+	case ZYDIS_REGCLASS_GPR64:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Fill b->out->mov for a plain mov reg<->mem or mov mem, imm. */
+static void mov(struct build *b)
+{
+	const ZydisDecodedOperand *d = &b->ops[0], *s = &b->ops[1];
+	struct dec_mov *m = &b->out->mov;
+	const ZydisDecodedOperand *r;
+
+	m->reg = DEC_NOREG;
+	if (b->zi->mnemonic != ZYDIS_MNEMONIC_MOV ||
+	    b->zi->operand_count_visible != 2 || b->out->nmem != 1)
+		return;
+	if (d->type == ZYDIS_OPERAND_TYPE_MEMORY && gpr_operand(s)) {
+		r = s;
+		m->load = false;
+	} else if (s->type == ZYDIS_OPERAND_TYPE_MEMORY && gpr_operand(d)) {
+		r = d;
+		m->load = true;
+	} else if (d->type == ZYDIS_OPERAND_TYPE_MEMORY &&
+		   s->type == ZYDIS_OPERAND_TYPE_IMMEDIATE) {
+		m->imm_src = true;
+		m->imm = s->imm.value.s;
+		m->width = (uint8_t)(d->size / 8);
+		m->ok = (m->width == 1 || m->width == 2 || m->width == 4 ||
+			 m->width == 8) &&
+			b->out->mem[0].size == m->width;
+		return;
+	} else {
+		return;
+	}
+	m->reg = (int8_t)gpr(r->reg.value);
+	m->width = (uint8_t)(r->size / 8);
+	m->hi8 = r->reg.value == ZYDIS_REGISTER_AH ||
+		 r->reg.value == ZYDIS_REGISTER_CH ||
+		 r->reg.value == ZYDIS_REGISTER_DH ||
+		 r->reg.value == ZYDIS_REGISTER_BH;
+	m->ok = m->reg >= DEC_RAX && m->reg <= DEC_R15 &&
+		(m->width == 1 || m->width == 2 || m->width == 4 ||
+		 m->width == 8) &&
+		b->out->mem[0].size == m->width;
+}
+
 static void copy(struct build *b)
 {
 	const ZydisDecodedOperand *d = &b->ops[0], *s = &b->ops[1];
@@ -407,6 +463,10 @@ int dec_decode(const uint8_t *code, size_t n, uint64_t pc,
 	finish_regs(&b);
 	copy(&b);
 	classify(&b);
+	if (out->cls == DEC_PLAIN)
+		mov(&b);
+	else
+		out->mov.reg = DEC_NOREG;
 	return 0;
 }
 

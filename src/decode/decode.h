@@ -167,6 +167,21 @@ struct dec_copy {
 	int64_t add;
 };
 
+/* A plain MOV between a general register (or an immediate) and one
+ * memory operand, which the tracer can perform itself instead of
+ * single-stepping it (no flags, no other effect).  reg: enum dec_reg,
+ * DEC_NOREG when the instruction is not such a mov (or stores an
+ * immediate: imm_src); width 1, 2, 4 or 8; hi8: ah, ch, dh or bh; load:
+ * memory to register (a 4-byte load zero-extends, 1- and 2-byte ones
+ * keep the rest of the register). */
+struct dec_mov {
+	bool ok;
+	bool load, hi8, imm_src;
+	int8_t reg;
+	uint8_t width;
+	int64_t imm;
+};
+
 struct dec_insn {
 	uint64_t pc;
 	uint8_t len;
@@ -188,6 +203,7 @@ struct dec_insn {
 				 * counts as writing rax (the kernel's result),
 				 * rcx and r11 */
 	struct dec_copy copy;
+	struct dec_mov mov;
 	uint16_t mnemonic;      /* decoder-specific id, for statistics only */
 	uint8_t bytes[16];      /* the instruction's bytes [0, len): for
 				 * disassembly in reports (dec_format) */

@@ -25,6 +25,7 @@
 #include "tracer/proc.h"
 #include "tracer/tracer.h"
 
+#define MAX_HASHES (1u << 20) /* distinct traces counted, at most */
 #define PCT_MAX_DEPTH 8 /* bug depth d: d - 1 priority change points */
 #define PCT_DEPTH 3
 #define RANDOM_EXECUTIONS 1000 /* random/pct without --max-executions */
@@ -54,8 +55,9 @@ struct explorer {
 	bool hooks_tried;
 	bool use_snapshots, snapshots; /* wanted; taken */
 	unsigned long snapshot_forks;
-	uint64_t *hashes;              /* distinct trace hashes seen */
+	uint64_t *hashes;              /* distinct trace hashes seen (a set) */
 	size_t nhashes, caphashes;
+	bool hashes_full;              /* MAX_HASHES reached: a lower bound */
 	char why[600];
 	/* --strategy random / pct: the generator, and PCT's priorities */
 	uint64_t rng;
@@ -224,6 +226,7 @@ static int judge(struct explorer *x, struct error_rec *e, char *status,
 		return 1;
 	case END_STEPS:
 		snprintf(status, n, "max-steps");
+		x->res->max_steps_cut++; /* the search is not complete */
 		return 0;
 	case END_ASSUME:
 		snprintf(status, n, "assume-blocked");
@@ -488,7 +491,9 @@ static int install_hooks(struct explorer *x)
 		if (a && tracer_add_hook(x->t, a, hooks[i].hook) < 0)
 			return -1;
 	}
-	return hooks_conventions(x->t, x->sym);
+	if (hooks_conventions(x->t, x->sym) < 0)
+		return -1;
+	return hooks_library(x->t, x->sym, x->o, x->why, sizeof x->why);
 }
 
 /* The threads that can perform an event now.  Every runnable thread's
@@ -711,18 +716,47 @@ static void note_hash(struct explorer *x)
 			fprintf(stderr, " %d", dpor_thread_at(x->dpor, k));
 		fputc('\n', stderr);
 	}
-	for (size_t i = 0; i < x->nhashes; i++)
-		if (x->hashes[i] == h)
+	/* an open-addressing set (0 marks a free slot), kept at most half
+	 * full; it stops growing at MAX_HASHES entries (8 MB), so that
+	 * x86smc's memory does not grow with the number of executions
+	 * beyond that: hb_classes is then a lower bound (hashes_full) */
+	if (!h)
+		h = 1;
+	if (2 * (x->nhashes + 1) > x->caphashes) {
+		size_t cap = x->caphashes ? 2 * x->caphashes : 1024;
+		uint64_t *n;
+		if (cap > 2 * MAX_HASHES || !(n = calloc(cap, sizeof *n))) {
+			x->hashes_full = true;
+			cap = 0;
+		} else {
+			for (size_t i = 0; i < x->caphashes; i++) {
+				uint64_t v = x->hashes[i];
+				size_t j = (size_t)(v * 0x9e3779b97f4a7c15ull) &
+					   (cap - 1);
+				while (v && n[j])
+					j = (j + 1) & (cap - 1);
+				if (v)
+					n[j] = v;
+			}
+			free(x->hashes);
+			x->hashes = n;
+			x->caphashes = cap;
+		}
+		if (!cap && 2 * (x->nhashes + 1) > x->caphashes) {
+			/* full: still look the hash up, never add it */
+			for (size_t i = 0; i < x->caphashes; i++)
+				if (x->hashes[i] == h)
+					return;
 			return;
-	if (x->nhashes == x->caphashes) {
-		size_t cap = x->caphashes ? 2 * x->caphashes : 64;
-		uint64_t *n = realloc(x->hashes, cap * sizeof *n);
-		if (!n)
-			return;
-		x->hashes = n;
-		x->caphashes = cap;
+		}
 	}
-	x->hashes[x->nhashes++] = h;
+	size_t j = (size_t)(h * 0x9e3779b97f4a7c15ull) & (x->caphashes - 1);
+	while (x->hashes[j] && x->hashes[j] != h)
+		j = (j + 1) & (x->caphashes - 1);
+	if (!x->hashes[j]) {
+		x->hashes[j] = h;
+		x->nhashes++;
+	}
 }
 
 /* "0x5555555551a9" or "store+0x12" (a symbol, as traces print it, the
@@ -848,7 +882,8 @@ static bool limit_reached(const struct explorer *x, double t0)
 	const struct options *o = x->o;
 
 	if (o->max_executions &&
-	    x->res->executions + x->res->blocked_executions >=
+	    x->res->executions + x->res->blocked_executions +
+			    x->res->assume_blocked >=
 		    o->max_executions)
 		return true;
 	return o->timeout > 0 && now() - t0 >= o->timeout;
@@ -878,6 +913,12 @@ static void cover_note(struct explorer *x, bool complete, bool interrupted,
 			 r->executions, r->strategy, x->nhashes, restarts,
 			 restarts == 1 ? "" : "s",
 			 x->snapshots ? "fork snapshots" : "re-execution");
+	else if (r->max_steps_cut)
+		snprintf(r->note, sizeof r->note,
+			 "%lu of %lu executions were cut at --max-steps %lu "
+			 "(a loop no await detection caught?): what they did "
+			 "next was NOT explored",
+			 r->max_steps_cut, r->executions, x->o->max_steps);
 	else
 		snprintf(r->note, sizeof r->note,
 			 "%s after %lu executions: NOT all interleavings "
@@ -1110,7 +1151,8 @@ int explore(const struct options *o, struct results *res)
 		if (sample) {
 			dpor_reset(x.dpor);
 			if (!o->max_executions &&
-			    res->executions + res->blocked_executions >=
+			    res->executions + res->blocked_executions +
+					    res->assume_blocked >=
 				    RANDOM_EXECUTIONS)
 				break;
 		} else if (!dpor_next(x.dpor)) {
@@ -1138,6 +1180,8 @@ int explore(const struct options *o, struct results *res)
 		}
 	}
 	progress(&x, t0, true);
+	if (res->max_steps_cut) /* what those executions did next is unknown */
+		complete = x.bound_done = false;
 	res->complete = complete;
 	res->elapsed_s = now() - t0;
 	res->traces = x.nhashes;

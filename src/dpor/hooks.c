@@ -1,6 +1,10 @@
 /* hooks.c — the benchmark conventions, found by symbol (hooks.h). */
 #include "dpor/hooks.h"
 
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
 static const struct {
 	const char *name;
 	enum tr_hook hook;
@@ -66,4 +70,89 @@ unsigned hooks_domain(const struct options *o, const struct tr_event *ev,
 	}
 	*vals = o->nondet_val;
 	return (unsigned)o->nnondet;
+}
+
+/* The library policy (docs/LIBRARY.md): functions run as one step with
+ * abstract accesses (RG_LIB).  Everything else of the libraries (pthread,
+ * atomics, string functions, ...) is explored instruction by instruction. */
+static const struct {
+	const char *name;
+	enum tr_hook hook;
+} library[] = {
+	/* the malloc family */
+	{ "malloc", HOOK_LIB_ALLOC },
+	{ "calloc", HOOK_LIB_ALLOC },
+	{ "aligned_alloc", HOOK_LIB_ALLOC },
+	{ "memalign", HOOK_LIB_ALLOC },
+	{ "valloc", HOOK_LIB_ALLOC },
+	{ "pvalloc", HOOK_LIB_ALLOC },
+	{ "free", HOOK_LIB_FREE },
+	{ "realloc", HOOK_LIB_REALLOC },
+	{ "reallocarray", HOOK_LIB_REALLOC },
+	{ "posix_memalign", HOOK_LIB_MEMALIGN },
+	/* stdio output */
+	{ "printf", HOOK_LIB_STDOUT },
+	{ "vprintf", HOOK_LIB_STDOUT },
+	{ "puts", HOOK_LIB_STDOUT },
+	{ "putchar", HOOK_LIB_STDOUT },
+	{ "__printf_chk", HOOK_LIB_STDOUT },
+	{ "__vprintf_chk", HOOK_LIB_STDOUT },
+	{ "perror", HOOK_LIB_STDERR },
+	{ "fprintf", HOOK_LIB_FILE_RDI },
+	{ "vfprintf", HOOK_LIB_FILE_RDI },
+	{ "__fprintf_chk", HOOK_LIB_FILE_RDI },
+	{ "__vfprintf_chk", HOOK_LIB_FILE_RDI },
+	{ "fflush", HOOK_LIB_FILE_RDI },
+	{ "fputs", HOOK_LIB_FILE_RSI },
+	{ "fputc", HOOK_LIB_FILE_RSI },
+	{ "putc", HOOK_LIB_FILE_RSI },
+	{ "fwrite", HOOK_LIB_FILE_RCX },
+};
+
+static bool listed(const char *const *names, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(names[i], name) == 0 || strcmp(names[i], "all") == 0)
+			return true;
+	return false;
+}
+
+static bool in_policy(const char *name)
+{
+	for (size_t i = 0; i < sizeof library / sizeof library[0]; i++)
+		if (strcmp(library[i].name, name) == 0)
+			return true;
+	return strcmp(name, "all") == 0;
+}
+
+int hooks_library(struct tracer *t, struct symtab *sym,
+		  const struct options *o, char *why, size_t n)
+{
+	for (int i = 0; i < o->nno_atomic_call; i++)
+		if (!in_policy(o->no_atomic_call[i])) {
+			snprintf(why, n, "--no-atomic-call %s: not a function "
+				 "of the library policy (docs/LIBRARY.md)",
+				 o->no_atomic_call[i]);
+			return -1;
+		}
+	for (size_t i = 0; i < sizeof library / sizeof library[0]; i++) {
+		if (listed(o->no_atomic_call, o->nno_atomic_call,
+			   library[i].name))
+			continue;
+		uint64_t f = sym_addr(sym, library[i].name);
+		if (f && tracer_add_hook(t, f, library[i].hook) < 0)
+			return -1;
+	}
+	for (int i = 0; i < o->natomic_call; i++) {
+		uint64_t f = sym_addr(sym, o->atomic_call[i]);
+		if (!f) {
+			snprintf(why, n, "--atomic-call %s: no such function "
+				 "in the program or its libraries",
+				 o->atomic_call[i]);
+			return -1;
+		}
+		if (tracer_add_hook(t, f, HOOK_ATOMIC_CALL) < 0)
+			return -1;
+	}
+	return 0;
 }

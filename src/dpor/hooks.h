@@ -1,10 +1,12 @@
 /* hooks.h — functions the explorer recognises by symbol in the target
  * and hands to the tracer as hooks (tracer_add_hook): the benchmark
  * conventions __VERIFIER_* / reach_error (docs/EVENTS.md, "Benchmark
- * conventions"), and the values of __VERIFIER_nondet_* calls.
+ * conventions"), the library calls run as one step (docs/LIBRARY.md),
+ * and the values of __VERIFIER_nondet_* calls.
  * A binary without such symbols gets no hook and is unaffected. */
 #ifndef X86SMC_HOOKS_H
 #define X86SMC_HOOKS_H
+#include <stddef.h>
 #include <stdint.h>
 
 #include "options.h"
@@ -14,6 +16,12 @@
 /* Install the convention hooks the executable defines.  Returns 0, or
  * -1 if a hook could not be placed. */
 int hooks_conventions(struct tracer *t, struct symtab *sym);
+
+/* Install the hooks of the library policy (docs/LIBRARY.md), as changed
+ * by --atomic-call / --no-atomic-call.  Returns 0, or -1 (why filled when
+ * an option names no function). */
+int hooks_library(struct tracer *t, struct symtab *sym,
+		  const struct options *o, char *why, size_t n);
 
 /* The values an EV_NONDET event explores, in order: *vals and their
  * number (_bool: 0, 1; otherwise --nondet-domain). */

@@ -227,6 +227,9 @@ int report_json(const struct results *r, FILE *f)
 			   "  \"sanity_mismatches\": %lu,\n",
 			(unsigned long)r->sanity_checked,
 			(unsigned long)r->sanity_mismatches);
+	if (r->max_steps_cut)
+		fprintf(f, "  \"max_steps_executions\": %lu,\n",
+			r->max_steps_cut);
 	if (r->preemption_bound >= 0)
 		fprintf(f, "  \"preemption_bound\": %ld,\n",
 			r->preemption_bound);

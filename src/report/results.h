@@ -68,6 +68,7 @@ struct results {
 	uint64_t events, ptrace_stops;
 	unsigned long traces;   /* distinct happens-before classes seen */
 	long preemption_bound;  /* icb, --preemptions: the bound, -1 none */
+	unsigned long max_steps_cut; /* executions ended by --max-steps */
 	uint64_t pso_shared;    /* pso stores that shared a FIFO with
 				 * another location (out of buffers) */
 	bool sanity;            /* --sanity ran: the two counts below */

@@ -150,8 +150,7 @@ static int simulate(struct tctx *c)
 		if (ev_needs_drain(ev))
 			on_drain(c, k, ev->tid);
 		for (int i = 0; i < ev->nacc && c->stale[k] < 0; i++)
-			if ((ev->acc[i].rw & DEC_READ) &&
-			    ev->acc[i].size != EV_ALL_SIZE)
+			if (ev->acc[i].rw & DEC_READ)
 				c->stale[k] = read_past(c, ev->tid, ev->acc[i].addr,
 							ev->acc[i].size,
 							&c->stale_i[k]);
@@ -228,8 +227,7 @@ static uint8_t gmask(uint64_t gran, uint64_t addr, uint64_t size)
 static int note(struct tctx *c, int tid, uint64_t addr, uint64_t size,
 		uint8_t rw)
 {
-	if (tid < 0 || tid >= NTH || !size || size == EV_ALL_SIZE ||
-	    !counts(c, addr))
+	if (tid < 0 || tid >= NTH || !size || !counts(c, addr))
 		return 0;
 	if (size > MAXIDX)
 		size = MAXIDX;
@@ -459,7 +457,8 @@ static void insn_text(const struct tctx *c, const struct tr_event *ev,
 	b[0] = 0;
 	if (ev->kind == EV_UPDATE)
 		return;
-	if (ev->kind == EV_NONDET || ev->kind == EV_ATOMIC) {
+	if (ev->kind == EV_NONDET || ev->kind == EV_ATOMIC ||
+	    ev->kind == EV_CALL) {
 		/* a hooked function: its name */
 		struct sym_info si;
 		if (c->env->sym && sym_lookup(c->env->sym, ev->pc, &si) == 0 &&
@@ -604,6 +603,26 @@ static const char *sys_text(long nr, char *b, size_t n)
 	return b;
 }
 
+/* A library call of the atomic policy: the streams it writes, the
+ * blocks it frees or returns. */
+static void put_call(struct tctx *c, const struct tr_event *ev)
+{
+	char at[160];
+
+	fprintf(c->f, "  one step:");
+	for (int i = 0; i < ev->nacc; i++) {
+		const struct dec_access *a = &ev->acc[i];
+		if (a->addr >= EV_ADDR_FD && a->size > 1)
+			fprintf(c->f, "%s writes every stream", i ? "," : "");
+		else if (a->addr >= EV_ADDR_FD)
+			fprintf(c->f, "%s writes %s", i ? "," : "",
+				data_text(c, a->addr, at, sizeof at));
+		else
+			fprintf(c->f, "%s block %s", i ? "," : "",
+				data_text(c, a->addr, at, sizeof at));
+	}
+}
+
 static void put_effect(struct tctx *c, size_t k)
 {
 	const struct tr_event *ev = &c->in->ev[k];
@@ -633,11 +652,32 @@ static void put_effect(struct tctx *c, size_t k)
 	case EV_NONDET:
 		fprintf(c->f, "  returns %" PRId64, ev->value);
 		return;
-	case EV_ATOMIC: /* what it touched is not recorded (tracer.h) */
+	case EV_CALL: /* abstract accesses (docs/LIBRARY.md) */
+		put_call(c, ev);
+		return;
+	case EV_ATOMIC: /* one step; its accesses, merged (tracer.h) */
 		fprintf(c->f, "  %s", ev->region == RG_ATOMIC
-					      ? "atomic section: runs alone up "
-						"to __VERIFIER_atomic_end"
-					      : "atomic: runs alone");
+					      ? "atomic section up to "
+						"__VERIFIER_atomic_end:"
+					      : ev->region == RG_CALL
+						? "runs atomically:"
+						: "rest of the atomic section:");
+		for (int i = 0; i < ev->nacc; i++) {
+			const struct dec_access *x = &ev->acc[i];
+			if (x->size == UINT64_MAX) { /* paused (tracer.h) */
+				fprintf(c->f, " all memory (it makes a choice)");
+				continue;
+			}
+			fprintf(c->f, "%s %s %s", i ? "," : "",
+				(x->rw & DEC_WRITE)
+					? (x->rw & DEC_READ) ? "rw" : "w"
+					: "r",
+				data_text(c, x->addr, at, sizeof at));
+			fprintf(c->f, " (%" PRIu64 " byte%s)", x->size,
+				x->size == 1 ? "" : "s");
+		}
+		if (!ev->nacc)
+			fprintf(c->f, " no shared access");
 		return;
 	default:
 		break;

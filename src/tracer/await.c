@@ -76,10 +76,11 @@ static bool add_read(struct await_win *w, uint64_t addr, uint32_t size,
  * Its reads go into the iteration. */
 static bool only_reads(struct await_win *w, const struct tr_event *ev)
 {
-	if (ev->region || ev->sysno >= 0 || ev->nst)
-		return false;
+	/* pause, sched_yield, nanosleep: yields (CHESS's good samaritan) */
 	if (ev->kind == EV_YIELD || ev->kind == EV_FENCE)
 		return true;
+	if (ev->region || ev->sysno >= 0 || ev->nst)
+		return false;
 	if (ev->kind != EV_MEM && ev->kind != EV_RMW)
 		return false;
 	for (int i = 0; i < ev->nacc; i++) {

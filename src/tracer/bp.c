@@ -92,12 +92,18 @@ void bp_lift(struct tracer *t, uint64_t lo, uint64_t hi, bool lift)
 			   lift ? &t->bps[i].orig : &int3, 1);
 }
 
+bool bp_native_lifted(uint8_t hook)
+{
+	return hook == 0 || lib_hook(hook) || hook == HOOK_ATOMIC_BEGIN ||
+	       hook == HOOK_ATOMIC_END || hook == HOOK_ATOMIC_CALL;
+}
+
 void bp_lift_plain(struct tracer *t, bool lift)
 {
 	static const uint8_t int3 = 0xcc;
 
 	for (size_t i = 0; i < t->nbps; i++)
-		if (!t->bps[i].hook)
+		if (bp_native_lifted(t->bps[i].hook))
 			proc_write(&t->proc, t->bps[i].addr,
 				   lift ? &t->bps[i].orig : &int3, 1);
 }

@@ -34,7 +34,8 @@ static const char *const kind_names[EV_NKINDS] = {
 	[EV_FENCE] = "fence",     [EV_YIELD] = "yield", [EV_SYSCALL] = "syscall",
 	[EV_OUTPUT] = "output",   [EV_SPAWN] = "spawn", [EV_EXIT] = "exit",
 	[EV_FUTEX] = "futex",     [EV_END] = "end",     [EV_JOIN] = "join",
-	[EV_UPDATE] = "update",   [EV_NONDET] = "nondet", [EV_ATOMIC] = "atomic",
+	[EV_UPDATE] = "update",   [EV_NONDET] = "nondet",
+	[EV_ATOMIC] = "atomic",   [EV_CALL] = "call",
 };
 
 const char *ev_kind_name(enum ev_kind k)
@@ -55,6 +56,7 @@ struct tracer *tracer_new(const struct tracer_opts *o)
 	}
 	if (!t->opts.block_seconds)
 		t->opts.block_seconds = 10;
+	t->no_emulate = getenv("X86SMC_NO_EMULATE") != NULL;
 	t->dc = dcache_new(bp_fetch, t);
 	if (!t->dc) {
 		free(t);
@@ -616,16 +618,19 @@ static int region_at(struct tracer *t, struct lthread *th, struct bp *b,
 	if (b->hook != HOOK_ASSERT_FAIL &&
 	    proc_read(&t->proc, sp, &ev->caller, 8) != 8)
 		ev->caller = 0; /* for reports: where it was called */
+	if (lib_hook(b->hook)) {
+		lib_event(t, th, b->hook, ev);
+		return 1;
+	}
 	switch (b->hook) {
 	case HOOK_ATOMIC_BEGIN:
 	case HOOK_ATOMIC_CALL:
-		/* conservative: it conflicts with everything (tracer.h) */
+		if (th->section != RG_NONE)
+			return 0; /* nested: part of the section */
+		/* its accesses are known once it has run (section.c) */
 		region_event(th, ev, EV_ATOMIC, b->hook == HOOK_ATOMIC_BEGIN
 							? RG_ATOMIC
 							: RG_CALL);
-		ev->acc[ev->nacc++] = (struct dec_access){
-			0, EV_ALL_SIZE, DEC_READ | DEC_WRITE, 0
-		};
 		return 1;
 	case HOOK_PTHREAD_CREATE:
 		region_event(th, ev, EV_SPAWN, RG_CREATE);
@@ -661,7 +666,7 @@ static int region_begin(struct tracer *t, struct lthread *th,
 	if (ev->region == RG_CREATE)
 		t->next_start_routine = th->regs.rdx;
 	if (ev->region == RG_CREATE || ev->region == RG_JOIN ||
-	    ev->region == RG_CALL) {
+	    ev->region == RG_LIB) {
 		if (proc_read(&t->proc, th->regs.rsp, &th->region_end_pc, 8) !=
 		    8)
 			return -1;
@@ -760,12 +765,12 @@ static bool region_done(struct tracer *t, struct lthread *th)
 		return true;
 	case RG_CREATE:
 	case RG_JOIN:
-	case RG_CALL:
 		return pc == th->region_end_pc && sp == th->region_end_sp;
-	case RG_ATOMIC: { /* at __VERIFIER_atomic_end (classify returns) */
-		const struct bp *b = bp_find(t, pc);
-		return b && b->hook == HOOK_ATOMIC_END;
-	}
+	case RG_LIB:
+		if (pc != th->region_end_pc || sp != th->region_end_sp)
+			return false;
+		lib_returned(th);
+		return true;
 	default:
 		return false;
 	}
@@ -928,8 +933,16 @@ static int advance(struct tracer *t)
 			r = run_region(t);
 			if (r != 0)
 				return r;
+			section_region_done(t, th);
 			if (th->info.status != TS_RUNNABLE)
 				return 0; /* exited (RG_EXIT) or blocked */
+		}
+		if (th->section != RG_NONE && section_done(t, th))
+			th->section = RG_NONE;
+		if (th->section != RG_NONE && !t->in_step) {
+			/* woken inside a section: its rest is an event */
+			section_rest(th, &th->info.pending);
+			break;
 		}
 		r = classify(t, th, &th->info.pending);
 		if (r < 0)
@@ -943,6 +956,16 @@ static int advance(struct tracer *t)
 		}
 		if (r == 3)
 			return 0; /* blocked (join of a live thread) */
+		if (r > 0 && th->section != RG_NONE &&
+		    th->info.pending.kind != EV_NONDET) {
+			/* inside an atomic section: performed on the spot */
+			r = section_inline(t, th);
+			if (r != 0)
+				return r;
+			if (th->info.status != TS_RUNNABLE)
+				return 0;
+			continue;
+		}
 		if (r > 0)
 			break;
 		r = walk_from(t);
@@ -1024,7 +1047,8 @@ enum tr_tstatus tracer_status(const struct tracer *t, int tid)
 bool ev_needs_drain(const struct tr_event *ev)
 {
 	return ev->kind == EV_RMW || ev->kind == EV_FENCE || ev->sysno >= 0 ||
-	       ev->region != RG_NONE || ev->kind == EV_END || ev->fenced;
+	       ev->region != RG_NONE || ev->kind == EV_END || ev->fenced ||
+	       ev->kind == EV_ATOMIC;
 }
 
 static size_t mem_read(void *ctx, uint64_t a, void *buf, size_t n)
@@ -1108,6 +1132,127 @@ static int store_tag(void *ctx, uint64_t addr, uint64_t size)
 			   TR_MAX_THREADS - TR_AUX_BASE, PSO_LOCATIONS,
 			   (TR_MAX_THREADS - TR_AUX_BASE) / PSO_LOCATIONS);
 	return -1;
+}
+
+/* ---- plain movs performed by the tracer (no single step) ---- */
+
+static uint64_t *gpr_slot(struct user_regs_struct *r, int reg)
+{
+	switch (reg) {
+	case DEC_RAX: return (uint64_t *)&r->rax;
+	case DEC_RCX: return (uint64_t *)&r->rcx;
+	case DEC_RDX: return (uint64_t *)&r->rdx;
+	case DEC_RBX: return (uint64_t *)&r->rbx;
+	case DEC_RSP: return (uint64_t *)&r->rsp;
+	case DEC_RBP: return (uint64_t *)&r->rbp;
+	case DEC_RSI: return (uint64_t *)&r->rsi;
+	case DEC_RDI: return (uint64_t *)&r->rdi;
+	case DEC_R8: return (uint64_t *)&r->r8;
+	case DEC_R9: return (uint64_t *)&r->r9;
+	case DEC_R10: return (uint64_t *)&r->r10;
+	case DEC_R11: return (uint64_t *)&r->r11;
+	case DEC_R12: return (uint64_t *)&r->r12;
+	case DEC_R13: return (uint64_t *)&r->r13;
+	case DEC_R14: return (uint64_t *)&r->r14;
+	case DEC_R15: return (uint64_t *)&r->r15;
+	default: return NULL;
+	}
+}
+
+/* The value a mov stores (its low width bytes matter). */
+static uint64_t mov_source(const struct dec_mov *m,
+			   const struct user_regs_struct *r)
+{
+	if (m->imm_src)
+		return (uint64_t)m->imm;
+	uint64_t v = *gpr_slot((struct user_regs_struct *)r, m->reg);
+	return m->hi8 ? v >> 8 : v;
+}
+
+/* A load of width bytes of value v into the mov's register. */
+static void mov_dest(const struct dec_mov *m, struct user_regs_struct *r,
+		     uint64_t v)
+{
+	uint64_t *g = gpr_slot(r, m->reg);
+
+	switch (m->width) {
+	case 8: *g = v; break;
+	case 4: *g = v & 0xffffffffu; break; /* zero-extends */
+	case 2: *g = (*g & ~0xffffull) | (v & 0xffff); break;
+	default:
+		if (m->hi8)
+			*g = (*g & ~0xff00ull) | ((v & 0xff) << 8);
+		else
+			*g = (*g & ~0xffull) | (v & 0xff);
+	}
+}
+
+/* Perform the pending event of the current thread, a plain mov, without
+ * single-stepping it: a load reads memory (under tso/pso through the
+ * thread's buffer), a store writes memory (sc) or enters the buffer.
+ * Saves the stop of the single step and the breakpoint's lift (issue 8:
+ * stops per event).  Returns 1 if done, 0 if the event is not such a mov
+ * (the caller executes it), -1 on failure. */
+static int emulate_mov(struct tracer *t, struct lthread *th,
+		       struct tr_event *done, bool buffered)
+{
+	const struct dec_insn *in = dcache_get(t->dc, th->regs.rip);
+	uint8_t buf[8] = { 0 }, cov[8];
+	uint64_t v = 0;
+
+	if (!in || !in->mov.ok || done->nacc != 1 || t->opts.sanity ||
+	    t->no_emulate || done->acc[0].size != in->mov.width)
+		return 0;
+	const struct dec_mov *m = &in->mov;
+	const struct dec_access *a = &done->acc[0];
+	if (m->load) {
+		const struct sb_entry *src = NULL;
+		if (proc_read(&t->proc, a->addr, buf, m->width) != m->width)
+			return 0; /* it faults: let the CPU say how */
+		if (buffered)
+			sb_forward_src(&th->sb, a->addr, buf, cov, m->width,
+				       &src);
+		memcpy(&v, buf, m->width);
+		mov_dest(m, &th->regs, v);
+		done->acc[0].rw = DEC_READ;
+		done->rval[0] = v;
+		if (src) {
+			done->fwd_seq[0] = src->seq;
+			done->fwd_slot[0] = (uint8_t)src->tag;
+		}
+	} else {
+		v = mov_source(m, &th->regs);
+		memcpy(buf, &v, 8);
+		if (buffered) {
+			uint8_t probe[8];
+			int tag;
+			if (proc_read(&t->proc, a->addr, probe, m->width) !=
+			    m->width)
+				return 0; /* it faults */
+			tag = store_tag(t, a->addr, m->width);
+			if (tag < 0 ||
+			    sb_push(&th->sb, a->addr, buf, m->width, tag) < 0)
+				return -1;
+			done->nacc = 0; /* the update writes memory */
+			done->nst = 1;
+			done->st[0] = (struct tr_store){
+				a->addr, m->width, (uint8_t)tag,
+				m->width == 8 ? v
+					      : v & ((1ull << (8 * m->width)) - 1)
+			};
+		} else {
+			if (proc_write(&t->proc, a->addr, buf, m->width) !=
+			    m->width)
+				return 0; /* it faults */
+			done->wval[0] = m->width == 8
+						? v
+						: v & ((1ull << (8 * m->width)) - 1);
+		}
+	}
+	th->regs.rip += in->len;
+	t->regs_dirty = true;
+	t->st.emulated++;
+	return 1;
 }
 
 /* A plain memory event under tso/pso: through the store buffer. */
@@ -1226,6 +1371,40 @@ int tracer_flush(struct tracer *t, int slot, struct tr_event *done)
 	return 0;
 }
 
+/* Perform ev, the pending event of th (the current thread).  direct:
+ * stores go to memory, not to the store buffer (inside an atomic
+ * section). */
+static int perform(struct tracer *t, struct lthread *th,
+		   struct tr_event *ev, bool direct)
+{
+	if (ev->kind == EV_ATOMIC)
+		return section_begin(t, th, ev);
+	if (ev->region == RG_LIB) /* run_region lifts the hook: no step */
+		return region_begin(t, th, ev);
+	if (ev->region)
+		return region_begin(t, th, ev) < 0 ? -1 : tr_exec_insn(t);
+	if (ev->sysno >= 0)
+		return sys_perform(t, th, ev);
+	if (ev->kind == EV_NONDET)
+		return vf_nondet(t, th, ev);
+	if (ev->kind == EV_MEM) { /* a plain mov: without a single step */
+		int r = emulate_mov(t, th, ev, t->opts.tso && !direct);
+		if (r)
+			return r < 0 ? -1 : 0;
+	}
+	if (t->opts.tso && ev->kind == EV_MEM && !direct)
+		return exec_tso(t, th, ev);
+	if (ev->kind == EV_MEM || ev->kind == EV_RMW)
+		return exec_direct(t, ev);
+	return tr_exec_insn(t);
+}
+
+int tr_section_perform(struct tracer *t, struct lthread *th,
+		       struct tr_event *ev)
+{
+	return perform(t, th, ev, true);
+}
+
 int tracer_step(struct tracer *t, int tid, struct tr_event *done)
 {
 	struct lthread *th = &t->th[tid];
@@ -1249,18 +1428,7 @@ int tracer_step(struct tracer *t, int tid, struct tr_event *done)
 	futex_take_woken(t);
 	if (ev_needs_drain(done) && !sb_empty(&th->sb))
 		drain_all(t); /* the explorer should have flushed it first */
-	if (done->region)
-		r = region_begin(t, th, done) < 0 ? -1 : tr_exec_insn(t);
-	else if (done->sysno >= 0)
-		r = sys_perform(t, th, done);
-	else if (done->kind == EV_NONDET)
-		r = vf_nondet(t, th, done);
-	else if (t->opts.tso && done->kind == EV_MEM)
-		r = exec_tso(t, th, done);
-	else if (done->kind == EV_MEM || done->kind == EV_RMW)
-		r = exec_direct(t, done);
-	else
-		r = tr_exec_insn(t);
+	r = perform(t, th, done, false);
 	if (r == 0 && t->end.kind == END_NONE) {
 		await_after_event(t, th, done);
 		await_wake(t, done);
@@ -1271,12 +1439,20 @@ int tracer_step(struct tracer *t, int tid, struct tr_event *done)
 			t->probe_events--; /* watched: see probe() */
 		else if (live_threads(t) == 1 && !t->native && !th->region)
 			enter_native(t);
+		t->in_step = true; /* an atomic section runs on in it */
 		r = advance(t);
+		t->in_step = false;
 	}
+	/* what an atomic section did in this step is part of the event */
+	if (section_report(t, th, done) && r == 0 &&
+	    t->end.kind == END_NONE)
+		await_wake(t, done);
 	/* a region's wake-ups and child are known once it has run */
 	done->woke = futex_take_woken(t);
 	if (done->region == RG_CREATE)
 		done->child = th->region_child;
+	if (done->region == RG_LIB)
+		lib_after(t, th, done);
 	if (r == 0 && t->opts.max_steps && t->steps >= t->opts.max_steps &&
 	    t->end.kind == END_NONE) {
 		t->end.kind = END_STEPS;
@@ -1372,7 +1548,16 @@ int tracer_pid(const struct tracer *t)
 
 int tracer_add_hook(struct tracer *t, uint64_t pc, enum tr_hook h)
 {
-	return bp_insert(t, pc, (uint8_t)h);
+	struct bp *b;
+
+	if (bp_insert(t, pc, (uint8_t)h) < 0)
+		return -1;
+	b = bp_find(t, pc);
+	/* one thread runs natively: this hook waits for a second one */
+	if (t->native && b && bp_native_lifted(b->hook) &&
+	    proc_write(&t->proc, pc, &b->orig, 1) != 1)
+		return -1;
+	return 0;
 }
 
 size_t tracer_read(struct tracer *t, uint64_t addr, void *buf, size_t n)
@@ -1458,7 +1643,10 @@ static int live_threads(const struct tracer *t)
 static void enter_native(struct tracer *t)
 {
 	drain_all(t); /* nobody is left to see the order */
-	bp_lift_plain(t, true); /* hooks stay: pthread_create starts control */
+	for (int i = 0; i < t->nthreads; i++)
+		t->th[i].section = RG_NONE; /* atomic against nobody */
+	bp_lift_plain(t, true); /* hooks stay: pthread_create starts control,
+				 * assume/nondet/error act (bp_native_lifted) */
 	t->native = true;
 }
 

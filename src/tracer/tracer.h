@@ -52,6 +52,8 @@ enum ev_kind {
 	EV_NONDET,  /* a __VERIFIER_nondet_* call: returns the value the
 		     * explorer chose (tracer_set_value); thread-local */
 	EV_ATOMIC,  /* RG_ATOMIC or RG_CALL: code run as one step */
+	EV_CALL,    /* RG_LIB: a library call run as one step, with abstract
+		     * accesses (docs/LIBRARY.md) */
 	EV_NKINDS
 };
 
@@ -127,22 +129,28 @@ bool ev_needs_drain(const struct tr_event *ev);
  * Limit: TLS and thread-specific-data destructors run inside RG_EXIT,
  * atomically and without events (docs/EVENTS.md). */
 enum tr_region { RG_NONE = 0, RG_CREATE, RG_START, RG_EXIT, RG_JOIN,
-		 RG_ATOMIC, RG_CALL };
+		 RG_ATOMIC, RG_CALL, RG_LIB };
+/* RG_LIB: a call of a library function of the atomic policy
+ * (docs/LIBRARY.md: the malloc family, stdio output), from its entry to
+ * its return, run natively like the lifecycle regions: one EV_CALL event
+ * whose accesses are abstract: the malloc family writes the first
+ * EV_BLOCK_HEAD bytes of the blocks it frees or returns; stdio output
+ * writes its stream's fd (EV_ADDR_FD + fd; all fds for fflush(NULL)). */
+#define EV_BLOCK_HEAD 16
 /* Atomic sections (docs/EVENTS.md, "Benchmark conventions"):
  *   RG_ATOMIC  from __VERIFIER_atomic_begin() to the next
  *              __VERIFIER_atomic_end(): one EV_ATOMIC event;
  *   RG_CALL    a call of a __VERIFIER_atomic_* function, from its entry
  *              to its return: one EV_ATOMIC event.
- * Both run natively like the lifecycle regions.  What they touch is not
- * recorded: the event's one access covers all memory (EV_ADDR_ALL,
- * read+write), so it conflicts with every event of every other thread
- * (conservative dependencies).  Under tso/pso the thread's buffer is
- * drained first (ev_needs_drain) and the section writes memory directly,
- * like a locked instruction.  Inside a section, __VERIFIER_assume,
- * __VERIFIER_error and __VERIFIER_nondet_* still act (a nondet value is
- * an event of its own; no other thread runs until the section ends:
- * tracer_exclusive). */
-#define EV_ALL_SIZE UINT64_MAX /* an access {0, EV_ALL_SIZE}: all memory */
+ * Unlike the lifecycle regions they are not run natively: their code runs
+ * as usual, but the visible events inside are performed on the spot, and
+ * the event's accesses are the union of theirs (merged into at most
+ * DEC_MAX_MEM ranges), known once the section has run (section.c).
+ * Under tso/pso the thread's buffer is drained first (ev_needs_drain) and
+ * the section writes memory directly, like a locked instruction.  Inside
+ * a section, __VERIFIER_assume, __VERIFIER_error and __VERIFIER_nondet_*
+ * still act (a nondet value is an event of its own, and no other thread
+ * runs until the section ends: tracer_exclusive). */
 
 /* Pseudo-addresses for resources that are not memory, so that events on
  * them are dependent like accesses to one location: the output of fd N
@@ -279,6 +287,7 @@ struct tracer_stats {
 		snapshots;
 	uint64_t sanity_checked, sanity_mismatches; /* --sanity */
 	uint64_t awaits;     /* spin loops turned into waits */
+	uint64_t emulated;   /* plain movs performed without a single step */
 	uint64_t pso_shared; /* pso stores put in a shared FIFO: out of
 			      * update threads */
 };
@@ -306,6 +315,16 @@ enum tr_hook { HOOK_ASSERT_FAIL = 1, HOOK_PTHREAD_CREATE,
 	       HOOK_NONDET,       /* __VERIFIER_nondet_*: HOOK_NONDET + type
 				   * (enum tr_nondet) */
 	       HOOK_NONDET_LAST = HOOK_NONDET + ND_NTYPES - 1,
+	       /* library calls run as one step (RG_LIB), by what they touch */
+	       HOOK_LIB_ALLOC,    /* returns a block: malloc, calloc, ... */
+	       HOOK_LIB_FREE,     /* free(p) */
+	       HOOK_LIB_REALLOC,  /* realloc(p, n): frees p, returns one */
+	       HOOK_LIB_MEMALIGN, /* posix_memalign(&p, a, n) */
+	       HOOK_LIB_STDOUT,   /* printf, puts, putchar, ... */
+	       HOOK_LIB_STDERR,   /* perror */
+	       HOOK_LIB_FILE_RDI, /* a FILE * in rdi: fprintf, fflush, ... */
+	       HOOK_LIB_FILE_RSI, /* ... in rsi: fputs, fputc, putc */
+	       HOOK_LIB_FILE_RCX, /* ... in rcx: fwrite */
 	       HOOK_NKINDS };
 int tracer_add_hook(struct tracer *t, uint64_t pc, enum tr_hook h);
 

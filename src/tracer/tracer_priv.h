@@ -32,6 +32,14 @@ struct lthread {
 				       * (determ.h), 0: unknown */
 	uint64_t rand_words;          /* getrandom words drawn (determ.c) */
 	enum tr_region region;        /* atomic region being run */
+	enum tr_region section;       /* atomic section (RG_ATOMIC, RG_CALL)
+				       * being run: section.c */
+	uint64_t section_end_pc, section_end_sp; /* RG_CALL: the return */
+	uint8_t lib_hook;             /* RG_LIB: its hook, first argument, */
+	uint64_t lib_arg, lib_ret;    /* its result, once returned */
+	bool lib_done;
+	int nsect;                    /* shared accesses of the section not */
+	struct dec_access sect[DEC_MAX_MEM]; /* reported yet, merged */
 	uint64_t region_end_pc, region_end_sp; /* CREATE/JOIN: the return */
 	uint64_t start_routine;       /* RG_START ends on entering it */
 	uint64_t user_ret_pc, user_ret_sp; /* the start routine's return */
@@ -79,6 +87,7 @@ struct tracer {
 	struct walk_scratch *walk; /* walk.c */
 	uint64_t next_start_routine; /* for the clone of an RG_CREATE */
 	int64_t next_value;      /* what the next EV_NONDET returns */
+	bool in_step;            /* advance() runs inside tracer_step() */
 	struct tr_snapshot *snap;    /* snapshot.c */
 	uint64_t *fences;            /* --assume-fence pcs, sorted */
 	size_t nfences;
@@ -98,6 +107,7 @@ struct tracer {
 	 * nobody is left to end is a livelock (await.c).  The period
 	 * doubles after each probe. */
 	unsigned probe_seconds, probe_events;
+	bool no_emulate;         /* X86SMC_NO_EMULATE: single-step movs too */
 	unsigned long nsteps, nconts; /* single steps, runs to a stop */
 };
 
@@ -117,7 +127,8 @@ struct bp *bp_find(struct tracer *t, uint64_t addr);
 int bp_insert(struct tracer *t, uint64_t addr, uint8_t hook);
 size_t bp_fetch(void *tracer, uint64_t pc, uint8_t *buf, size_t n);
 void bp_lift(struct tracer *t, uint64_t lo, uint64_t hi, bool lift);
-/* Lift or re-insert every breakpoint that is not a hook. */
+/* Lift or re-insert every breakpoint that is not a hook, or a hook that
+ * does not matter while one thread runs natively (bp_native_lifted). */
 void bp_lift_plain(struct tracer *t, bool lift);
 
 /* snapshot.c */
@@ -155,6 +166,35 @@ int vf_hook(struct tracer *t, struct lthread *th, const struct bp *b,
 	    struct tr_event *ev);
 int vf_native(struct tracer *t, struct lthread *th, const struct bp *b);
 int vf_nondet(struct tracer *t, struct lthread *th, struct tr_event *done);
+
+/* section.c — atomic sections (tracer.h, RG_ATOMIC / RG_CALL) run
+ * instruction by instruction like any code, but their visible events are
+ * performed on the spot (section_inline) and their accesses accumulated;
+ * the step that ran them reports them (section_report). */
+int section_begin(struct tracer *t, struct lthread *th,
+		  const struct tr_event *ev);
+bool section_done(struct tracer *t, struct lthread *th);
+/* A region (a library call) inside the section has run: its accesses. */
+void section_region_done(struct tracer *t, struct lthread *th);
+void section_rest(struct lthread *th, struct tr_event *ev);
+int section_inline(struct tracer *t, struct lthread *th);
+bool section_report(struct tracer *t, struct lthread *th,
+		    struct tr_event *done);
+/* tracer.c: perform th's pending event inside a section */
+int tr_section_perform(struct tracer *t, struct lthread *th,
+		       struct tr_event *ev);
+
+/* library.c — library calls run as one step (RG_LIB, docs/LIBRARY.md):
+ * lib_event fills the call's event at its hook, lib_returned notes its
+ * result at the return, lib_after adds the accesses known then. */
+bool lib_hook(uint8_t hook);
+void lib_event(struct tracer *t, struct lthread *th, uint8_t hook,
+	       struct tr_event *ev);
+void lib_returned(struct lthread *th);
+void lib_after(struct tracer *t, struct lthread *th, struct tr_event *done);
+/* bp.c: breakpoints lifted while one thread runs natively (plain stop
+ * points, and hooks that matter only with several threads) */
+bool bp_native_lifted(uint8_t hook);
 
 /* futex.c */
 long futex_op(struct tracer *t, struct lthread *th, struct tr_event *ev);

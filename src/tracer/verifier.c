@@ -150,14 +150,3 @@ void tracer_set_value(struct tracer *t, int64_t v)
 {
 	t->next_value = v;
 }
-
-int tracer_exclusive(struct tracer *t)
-{
-	for (int i = 0; i < t->nthreads; i++) {
-		const struct lthread *th = &t->th[i];
-		if ((th->region == RG_ATOMIC || th->region == RG_CALL) &&
-		    th->info.status == TS_RUNNABLE && th->info.pending_known)
-			return i;
-	}
-	return -1;
-}

@@ -25,7 +25,8 @@ import tempfile
 import time
 
 MODELS = ("sc", "tso", "pso")
-VERDICTS = ("ok", "assertion", "crash", "deadlock", "livelock", "exit-code")
+VERDICTS = ("ok", "assertion", "crash", "deadlock", "livelock", "exit-code",
+            "verifier-error")
 SUMMARY_KEYS = ("program", "model", "strategy", "complete", "executions",
                 "blocked_executions", "assume_blocked", "errors", "outcomes",
                 "elapsed_s", "events", "ptrace_stops")
@@ -549,6 +550,41 @@ class RoundTripCase(Case):
             return "FAIL", "replay differs in %s: %r vs %r" % (
                 diff, [a.get(k) for k in diff], [b.get(k) for k in diff])
         return "PASS", None
+
+
+class AssumeCase(Case):
+    """The benchmark conventions (__VERIFIER_*, docs/EVENTS.md): a sample
+    whose __VERIFIER_assume cuts executions is explored completely without
+    error, with assume_blocked > 0 besides its complete executions; with
+    `opts`, a run must find no error (e.g. an input domain too small for
+    the bug)."""
+
+    def __init__(self, sample, model, opts=(), want_blocked=True):
+        tag = "-".join(o.strip("-") for o in opts)
+        super().__init__("conventions/%s/%s%s" % (sample.name, model,
+                                                  "/" + tag if tag else ""))
+        self.s, self.model, self.opts = sample, model, list(opts)
+        self.want_blocked = want_blocked
+
+    def run(self, log):
+        binary = self.s.binary("O0")
+        missing = self.require(binary)
+        if missing:
+            return "FAIL", missing
+        opts = self.opts or self.s.opts
+        r = Run(self.model, opts, binary, self.s.args, log).run()
+        why = r.problem(self.model)
+        if why:
+            return "FAIL", why
+        j = r.json
+        if r.rc != 0 or j["errors"] or not j["complete"]:
+            return "FAIL", "want complete, no error: x86smc %s, errors %s" % (
+                status_name(r.rc), r.kinds())
+        if j["executions"] < 1 or (self.want_blocked and j["assume_blocked"] < 1):
+            return "FAIL", "executions %d, assume_blocked %d" % (
+                j["executions"], j["assume_blocked"])
+        return "PASS", "%d executions, %d assume-blocked" % (
+            j["executions"], j["assume_blocked"])
 
 
 def outcome_set(j):
@@ -1222,6 +1258,14 @@ def build_cases(samples, pending, baseline):
         if name in samples:
             cases += [RoundTripCase(samples[name], "O0"),
                       RoundTripCase(samples[name], "O2")]
+    for name, model in (("verifier_assume", "sc"), ("verifier_assume", "tso"),
+                        ("dekker_assume", "sc"), ("verifier_lock", "tso")):
+        if name in samples:
+            cases.append(AssumeCase(samples[name], model))
+    if "verifier_nondet" in samples:  # its bug needs inputs beyond 0..1
+        cases.append(AssumeCase(samples["verifier_nondet"], "sc",
+                                ["--nondet-domain", "0..1"], False))
+        cases += [RoundTripCase(samples["verifier_nondet"], o) for o in ("O0", "O2")]
     cases += golden_cases(samples)
     with open(os.path.join(E2E_DIR, "bad.txt")) as f:  # '#' only starts a line
         bad = [(n, l) for n, l in enumerate(f, 1) if l.strip() and l.lstrip()[0] != "#"]
