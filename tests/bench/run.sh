@@ -59,11 +59,12 @@ X86SMC_NO_SNAPSHOTS=1 row "counter_mutex 2 1 re-execute" --model sc build/sample
 row "counter_racy 2 2 snapshots" --model sc build/samples/counter_racy-O2 2 2
 X86SMC_NO_SNAPSHOTS=1 row "counter_racy 2 2 re-execute" --model sc build/samples/counter_racy-O2 2 2
 echo
-echo "== one execution of the default schedule (ptrace stops per event)"
+echo "== every sample: one execution of the default schedule (ptrace stops per visible event)"
 header
-for s in mutex_counter condvar_pc barrier rwlock semaphore tls printf_threads \
-	 eight_threads nested_create join_value; do
-	row "$s" --model sc --max-executions 1 build/samples/$s-O2
+for src in samples/*.c; do
+	s=$(basename "$src" .c)
+	args=$(sed -n 's|^// args:||p' "$src" | head -1)
+	row "$s" --model sc --max-executions 1 build/samples/$s-O2 $args
 done
 echo
 echo "== native vs x86smc, long_main (10^8 iterations before the first thread)"
