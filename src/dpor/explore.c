@@ -58,6 +58,7 @@ struct explorer {
 	uint64_t *hashes;              /* distinct trace hashes seen (a set) */
 	size_t nhashes, caphashes;
 	bool hashes_full;              /* MAX_HASHES reached: a lower bound */
+	bool debug_hash;               /* X86SMC_DEBUG_HASH: print them */
 	char why[600];
 	/* --strategy random / pct: the generator, and PCT's priorities */
 	uint64_t rng;
@@ -710,7 +711,7 @@ static void note_hash(struct explorer *x)
 {
 	uint64_t h = dpor_trace_hash(x->dpor);
 
-	if (getenv("X86SMC_DEBUG_HASH")) {
+	if (x->debug_hash) {
 		fprintf(stderr, "hash %016lx:", (unsigned long)h);
 		for (unsigned k = 0; k < dpor_length(x->dpor); k++)
 			fprintf(stderr, " %d", dpor_thread_at(x->dpor, k));
@@ -1108,6 +1109,7 @@ int explore(const struct options *o, struct results *res)
 	x.progress = !o->nested && !o->replay && isatty(2);
 	x.last_progress = t0;
 	x.use_snapshots = !getenv("X86SMC_NO_SNAPSHOTS");
+	x.debug_hash = getenv("X86SMC_DEBUG_HASH") != NULL;
 	res->sanity = o->sanity;
 	/* icb: bounded searches with 0, 1, ... top preemptions; random and
 	 * pct: one tree per execution, thrown away after it */

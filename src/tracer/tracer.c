@@ -1222,6 +1222,8 @@ static int emulate_mov(struct tracer *t, struct lthread *th,
 		}
 	} else {
 		v = mov_source(m, &th->regs);
+		if (m->width < 8) /* the bytes the mov writes, as stored */
+			v &= (1ull << (8 * m->width)) - 1;
 		memcpy(buf, &v, 8);
 		if (buffered) {
 			uint8_t probe[8];
@@ -1236,17 +1238,13 @@ static int emulate_mov(struct tracer *t, struct lthread *th,
 			done->nacc = 0; /* the update writes memory */
 			done->nst = 1;
 			done->st[0] = (struct tr_store){
-				a->addr, m->width, (uint8_t)tag,
-				m->width == 8 ? v
-					      : v & ((1ull << (8 * m->width)) - 1)
+				a->addr, m->width, (uint8_t)tag, v
 			};
 		} else {
 			if (proc_write(&t->proc, a->addr, buf, m->width) !=
 			    m->width)
 				return 0; /* it faults */
-			done->wval[0] = m->width == 8
-						? v
-						: v & ((1ull << (8 * m->width)) - 1);
+			done->wval[0] = v;
 		}
 	}
 	th->regs.rip += in->len;
