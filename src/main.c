@@ -136,11 +136,6 @@ int main(int argc, char **argv)
 			fprintf(stderr, "x86smc: %s\n", err);
 		return r < 0 ? 2 : 0;
 	}
-	if (o.jobs != 1) {
-		fprintf(stderr, "x86smc: --jobs %d: parallel exploration is not "
-				"implemented yet (use --jobs 1)\n", o.jobs);
-		return 2;
-	}
 	if (check_program(o.argv[0]) < 0 || check_replay(&o) < 0)
 		return 2;
 	signal(SIGPIPE, SIG_IGN);
@@ -150,7 +145,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	log_verbose = o.verbose;
-	proc_pin_self(-1);
+	if (o.jobs == 1) /* --jobs: each worker pins itself */
+		proc_pin_self(-1);
 	if (o.robustness) {
 		o.keep_going = true; /* every outcome of the weak model */
 		if (o.model == MODEL_SC)

@@ -33,6 +33,10 @@ struct node {
 	struct tr_event ev;
 	uint32_t idx; /* 1-based index of the event in its thread */
 	struct vc clock;
+	/* --jobs: threads whose subtree here was given to another task
+	 * (dpor_steal): not finished yet, and their event not known yet
+	 * (dpor_sleeper); this node waits for both before it moves on */
+	uint64_t stolen, noev;
 };
 
 /* granule -> events that accessed it, newest first */
@@ -70,6 +74,12 @@ struct dpor {
 	unsigned visit;       /* of the current candidates() call */
 	unsigned *cand;
 	unsigned capstamp;
+	/* --jobs: a subtree task explores nodes [floor, n); the nodes
+	 * below are its prefix, owned by other tasks; races with their
+	 * events are collected in out[] for their owners */
+	unsigned floor;
+	struct dpor_race *out;
+	unsigned nout, capout;
 };
 
 struct dpor *dpor_new(bool exhaustive, long preemption_bound)
@@ -115,6 +125,8 @@ void dpor_reset(struct dpor *d)
 		free(d->nodes[i].sleep);
 	d->n = 0;
 	d->target = 0;
+	d->floor = 0;
+	d->nout = 0;
 	derived_reset(d);
 }
 
@@ -131,6 +143,7 @@ void dpor_free(struct dpor *d)
 	free(d->big);
 	free(d->stamp);
 	free(d->cand);
+	free(d->out);
 	for (int i = 0; i < TR_AUX_BASE; i++)
 		free(d->pend[i].q);
 	free(d);
@@ -422,6 +435,24 @@ static uint64_t initials(const struct dpor *d, unsigned i, unsigned j)
 	return init;
 }
 
+/* Alg. 1 lines 6-8 at node n: unless an initial is in its backtrack set
+ * already, add p if it is one, else any initial.  Returns whether the
+ * set grew. */
+static bool add_backtrack(struct node *n, uint64_t init, int p)
+{
+	uint64_t old = n->backtrack;
+
+	if (init & n->backtrack)
+		return false;
+	if (init == 0) /* no initial is enabled there: be conservative */
+		n->backtrack |= n->enabled;
+	else if (init & (1ull << p))
+		n->backtrack |= 1ull << p;
+	else
+		n->backtrack |= init & -init;
+	return n->backtrack != old;
+}
+
 static void race(struct dpor *d, unsigned i, unsigned j)
 {
 	struct node *ni = &d->nodes[i];
@@ -431,17 +462,19 @@ static void race(struct dpor *d, unsigned i, unsigned j)
 	pr_debug("race %u(T%d %#lx) - %u(T%d %#lx)", i, ni->ev.tid,
 		 (unsigned long)ni->ev.pc, j, p,
 		 (unsigned long)d->nodes[j].ev.pc);
-	if (d->exhaustive || (init & ni->backtrack))
+	if (d->exhaustive || !add_backtrack(ni, init, p) || i >= d->floor)
 		return;
-	if (init == 0) {
-		/* no initial is enabled there: be conservative */
-		ni->backtrack |= ni->enabled;
-		return;
+	/* a node of the prefix: its owner applies the same rule to its
+	 * own backtrack set (dpor_take_races) */
+	if (d->nout == d->capout) {
+		unsigned cap = d->capout ? 2 * d->capout : 16;
+		struct dpor_race *o = realloc(d->out, cap * sizeof *o);
+		if (!o)
+			return;
+		d->out = o;
+		d->capout = cap;
 	}
-	if (init & (1ull << p))
-		ni->backtrack |= 1ull << p;
-	else
-		ni->backtrack |= init & -init;
+	d->out[d->nout++] = (struct dpor_race){ i, p, init };
 }
 
 static int vcq_push(struct vcq *q, const struct vc *c)
@@ -712,9 +745,11 @@ int dpor_value(struct dpor *d, unsigned k, unsigned nvalues)
 	return n->nvalues == nvalues ? n->vidx : -1;
 }
 
-bool dpor_next(struct dpor *d)
+int dpor_next_task(struct dpor *d)
 {
-	while (d->n > 0) {
+	/* a task's branch node (floor - 1) is its own for the values of
+	 * its thread's event, not for other threads */
+	while (d->n > 0 && d->n >= d->floor) {
 		unsigned k = d->n - 1;
 		struct node *n = &d->nodes[k];
 		if (n->executed && n->vidx + 1 < n->nvalues) {
@@ -723,30 +758,236 @@ bool dpor_next(struct dpor *d)
 			n->executed = false;
 			d->target = k;
 			derived_reset(d);
-			return true;
+			return DPOR_NEXT;
 		}
+		if (k + 1 == d->floor)
+			break;
 		n->nvalues = n->vidx = 0;
 		if (n->executed) {
 			n->done |= 1ull << n->chosen;
 			if (!d->exhaustive)
 				add_sleeper(n, n->chosen, true, &n->ev);
+			n->executed = false; /* a wait comes back here */
 		}
+		/* a given-away branch's event joins the sleep set before
+		 * the next branch here, as if it had been explored here */
+		if (n->noev)
+			return DPOR_WAIT;
 		uint64_t cand = n->backtrack & n->enabled & ~n->done;
 		if (!d->exhaustive)
 			cand &= ~sleep_mask(n);
 		cand = allowed(d, k, cand);
 		if (cand) {
 			n->chosen = __builtin_ctzll(cand);
-			n->executed = false;
 			d->target = k;
 			derived_reset(d);
-			return true;
+			return DPOR_NEXT;
 		}
+		if (n->stolen) /* races found there may add branches here */
+			return DPOR_WAIT;
 		free(n->sleep);
 		d->n--;
 	}
 	d->target = 0;
-	return false;
+	return DPOR_DONE;
+}
+
+bool dpor_next(struct dpor *d)
+{
+	return dpor_next_task(d) == DPOR_NEXT;
+}
+
+/* ---- --jobs: subtrees as tasks ---- */
+
+/* Can node k's thread t be given away?  Only where the branch taken
+ * there is explored or being explored with a known event, and no other
+ * given-away branch's event is missing: the new task's sleep set is then
+ * what the sequential search would have had. */
+static uint64_t stealable(struct dpor *d, unsigned k)
+{
+	const struct node *n = &d->nodes[k];
+	uint64_t cand;
+
+	if (n->chosen < 0 || n->noev ||
+	    !(n->executed || (n->done >> n->chosen & 1)))
+		return 0;
+	cand = n->backtrack & n->enabled & ~n->done & ~(1ull << n->chosen);
+	if (!d->exhaustive)
+		cand &= ~sleep_mask(n);
+	return cand ? allowed(d, k, cand) : 0;
+}
+
+static void put(uint8_t **p, const void *v, size_t n)
+{
+	memcpy(*p, v, n);
+	*p += n;
+}
+
+static void get(const uint8_t **p, void *v, size_t n)
+{
+	memcpy(v, *p, n);
+	*p += n;
+}
+
+/* A subtree blob: exhaustive, bound, the number of nodes, then per node
+ * enabled, backtrack, done, pre, nvalues, vidx, chosen, and the last
+ * node's sleepers (tid, done, event). */
+#define NODE_BYTES (3 * 8 + 4 + 2 + 2 + 4)
+
+size_t dpor_steal(struct dpor *d, void **blob, unsigned *depth, int *tid)
+{
+	unsigned k;
+	uint64_t cand = 0;
+
+	*blob = NULL;
+	for (k = d->floor; k < d->n && !cand; k++)
+		cand = stealable(d, k);
+	if (!cand)
+		return 0;
+	k--;
+	struct node *n = &d->nodes[k];
+	int t = __builtin_ctzll(cand);
+	bool cur = !(n->done >> n->chosen & 1); /* being explored */
+	int nsl = n->nsleep + cur;
+	size_t len = 16 + (size_t)(k + 1) * NODE_BYTES + 4 +
+		     (size_t)nsl * (4 + 1 + sizeof(struct tr_event));
+	uint8_t *b = malloc(len), *p = b;
+	if (!b)
+		return 0;
+	uint32_t nn = k + 1, ns = (uint32_t)nsl;
+	uint8_t ex = d->exhaustive;
+	int64_t bound = d->bound;
+	put(&p, &ex, 1);
+	p += 3;
+	put(&p, &nn, 4);
+	put(&p, &bound, 8);
+	for (unsigned i = 0; i <= k; i++) {
+		const struct node *m = &d->nodes[i];
+		int32_t c = i == k ? t : m->chosen;
+		put(&p, &m->enabled, 8);
+		put(&p, &m->backtrack, 8);
+		put(&p, &m->done, 8);
+		put(&p, &m->pre, 4);
+		put(&p, i == k ? &(uint16_t){ 0 } : &m->nvalues, 2);
+		put(&p, i == k ? &(uint16_t){ 0 } : &m->vidx, 2);
+		put(&p, &c, 4);
+	}
+	put(&p, &ns, 4);
+	for (int i = 0; i < nsl; i++) {
+		/* the branch taken now comes before t, as in the sequential
+		 * order: it sleeps in t's subtree like an explored one */
+		const struct sleeper *s = i < n->nsleep ? &n->sleep[i] : NULL;
+		int32_t st = s ? s->tid : n->chosen;
+		uint8_t dn = s ? s->done : 1;
+		put(&p, &st, 4);
+		put(&p, &dn, 1);
+		put(&p, s ? &s->ev : &n->ev, sizeof(struct tr_event));
+	}
+	n->done |= 1ull << t;
+	n->stolen |= 1ull << t;
+	n->noev |= 1ull << t;
+	*blob = b;
+	*depth = k;
+	*tid = t;
+	return (size_t)(p - b);
+}
+
+struct dpor *dpor_load(const void *blob, size_t len)
+{
+	const uint8_t *p = blob, *end = p + len;
+	uint8_t ex;
+	uint32_t nn, ns;
+	int64_t bound;
+	struct dpor *d;
+
+	if (len < 16)
+		return NULL;
+	get(&p, &ex, 1);
+	p += 3;
+	get(&p, &nn, 4);
+	get(&p, &bound, 8);
+	if (nn == 0 || (size_t)(end - p) < (size_t)nn * NODE_BYTES + 4)
+		return NULL;
+	d = dpor_new(ex, bound);
+	if (!d)
+		return NULL;
+	for (unsigned i = 0; i < nn; i++) {
+		struct node *m = new_node(d);
+		int32_t c;
+		if (!m)
+			goto bad;
+		get(&p, &m->enabled, 8);
+		get(&p, &m->backtrack, 8);
+		get(&p, &m->done, 8);
+		get(&p, &m->pre, 4);
+		get(&p, &m->nvalues, 2);
+		get(&p, &m->vidx, 2);
+		get(&p, &c, 4);
+		if (c < 0 || c >= MAXT || !(m->enabled >> c & 1))
+			goto bad;
+		m->chosen = c;
+	}
+	get(&p, &ns, 4);
+	if ((size_t)(end - p) != (size_t)ns * (4 + 1 + sizeof(struct tr_event)))
+		goto bad;
+	for (unsigned i = 0; i < ns; i++) {
+		int32_t st;
+		uint8_t dn;
+		struct tr_event ev;
+		get(&p, &st, 4);
+		get(&p, &dn, 1);
+		get(&p, &ev, sizeof ev);
+		if (st < 0 || st >= MAXT ||
+		    add_sleeper(&d->nodes[nn - 1], st, dn, &ev) < 0)
+			goto bad;
+	}
+	d->floor = nn;
+	d->target = nn - 1;
+	return d;
+bad:
+	dpor_free(d);
+	return NULL;
+}
+
+unsigned dpor_floor(const struct dpor *d)
+{
+	return d->floor;
+}
+
+unsigned dpor_take_races(struct dpor *d, struct dpor_race *out,
+			 unsigned max)
+{
+	unsigned n = d->nout < max ? d->nout : max;
+
+	memcpy(out, d->out, n * sizeof *out);
+	memmove(d->out, d->out + n, (d->nout - n) * sizeof *out);
+	d->nout -= n;
+	return n;
+}
+
+bool dpor_apply_race(struct dpor *d, const struct dpor_race *r)
+{
+	if (r->depth >= d->n || d->exhaustive)
+		return false;
+	return add_backtrack(&d->nodes[r->depth], r->init, r->tid);
+}
+
+int dpor_sleeper(struct dpor *d, unsigned depth, int tid,
+		 const struct tr_event *ev)
+{
+	if (depth >= d->n || tid < 0 || tid >= MAXT)
+		return -1;
+	struct node *n = &d->nodes[depth];
+	n->noev &= ~(1ull << tid);
+	return d->exhaustive ? 0 : add_sleeper(n, tid, true, ev);
+}
+
+void dpor_subtree_done(struct dpor *d, unsigned depth, int tid)
+{
+	if (depth < d->n && tid >= 0 && tid < MAXT) {
+		d->nodes[depth].stolen &= ~(1ull << tid);
+		d->nodes[depth].noev &= ~(1ull << tid);
+	}
 }
 
 unsigned dpor_length(const struct dpor *d)

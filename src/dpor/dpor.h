@@ -60,6 +60,39 @@ int dpor_value(struct dpor *d, unsigned k, unsigned nvalues);
  * Returns false when the exploration is complete. */
 bool dpor_next(struct dpor *d);
 
+/* --jobs (parallel.c): the tree is split into tasks, each a subtree
+ * explored by one worker with its own struct dpor.  A task's nodes below
+ * its floor are its prefix: replayed, never branched at; they belong to
+ * the task it was split from (its parent), which is told of the races
+ * found with their events, of the event the new task performed at the
+ * branch node (for the sleep sets there), and of the subtree's end; a
+ * node does not move on before it has heard both (DPOR_WAIT). */
+enum { DPOR_DONE, DPOR_NEXT, DPOR_WAIT };
+int dpor_next_task(struct dpor *d);
+
+/* Give away the unexplored branch nearest the root: a blob for
+ * dpor_load(), its depth and thread; 0 if there is none (*blob NULL,
+ * else malloc'd). */
+size_t dpor_steal(struct dpor *d, void **blob, unsigned *depth, int *tid);
+struct dpor *dpor_load(const void *blob, size_t len);
+unsigned dpor_floor(const struct dpor *d);
+
+/* A race of an event of this task with an event of its prefix. */
+struct dpor_race {
+	uint32_t depth;
+	int32_t tid;     /* the thread of the later event */
+	uint64_t init;   /* the initials at depth (Alg. 1 line 6) */
+};
+unsigned dpor_take_races(struct dpor *d, struct dpor_race *out,
+			 unsigned max);
+/* At the owner of r->depth: true if its backtrack set grew. */
+bool dpor_apply_race(struct dpor *d, const struct dpor_race *r);
+/* The given-away branch (depth, tid) performed ev first. */
+int dpor_sleeper(struct dpor *d, unsigned depth, int tid,
+		 const struct tr_event *ev);
+/* ... and its whole subtree has been explored. */
+void dpor_subtree_done(struct dpor *d, unsigned depth, int tid);
+
 /* Forget the tree (the set of events changed): start over. */
 void dpor_reset(struct dpor *d);
 

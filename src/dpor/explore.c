@@ -17,7 +17,9 @@
 #include <unistd.h>
 
 #include "dpor/dpor.h"
+#include "dpor/explore_int.h"
 #include "dpor/hooks.h"
+#include "dpor/parallel.h"
 #include "dpor/schedule.h"
 #include "report/sym.h"
 #include "report/trace.h"
@@ -25,19 +27,8 @@
 #include "tracer/proc.h"
 #include "tracer/tracer.h"
 
-#define MAX_HASHES (1u << 20) /* distinct traces counted, at most */
 #define PCT_MAX_DEPTH 8 /* bug depth d: d - 1 priority change points */
 #define PCT_DEPTH 3
-#define RANDOM_EXECUTIONS 1000 /* random/pct without --max-executions */
-
-enum exec_result {
-	EXEC_DONE,        /* the execution ended: outcome recorded */
-	EXEC_BLOCKED,     /* sleep-set blocked: abandoned */
-	EXEC_RESTART,     /* the set of events changed: start over */
-	EXEC_INTERRUPTED, /* SIGINT */
-	EXEC_FAILED,      /* could not run / unsupported / internal */
-	EXEC_ASSUME,      /* infeasible: a __VERIFIER_assume failed */
-};
 
 struct explorer {
 	const struct options *o;
@@ -55,10 +46,10 @@ struct explorer {
 	bool hooks_tried;
 	bool use_snapshots, snapshots; /* wanted; taken */
 	unsigned long snapshot_forks;
-	uint64_t *hashes;              /* distinct trace hashes seen (a set) */
-	size_t nhashes, caphashes;
-	bool hashes_full;              /* MAX_HASHES reached: a lower bound */
+	struct hashset hs;             /* distinct trace hashes seen */
 	bool debug_hash;               /* X86SMC_DEBUG_HASH: print them */
+	int cpu;                       /* to pin the tracer to, -1: current */
+	volatile int *abort;           /* --jobs: set when to stop at once */
 	char why[600];
 	/* --strategy random / pct: the generator, and PCT's priorities */
 	uint64_t rng;
@@ -259,52 +250,39 @@ static void schedule_header(struct explorer *x)
 			sched_add_escape(&x->done, (x->escapes.slot[i] - 1) << 3);
 }
 
-static int write_trace(struct explorer *x, struct error_rec *e)
+/* --trace-out: the reported error's schedule. */
+static int write_trace(const struct options *o, struct error_rec *e)
 {
 	FILE *f;
 
-	if (!x->o->trace_out)
+	if (!o->trace_out || !e->schedule)
 		return 0;
-	f = fopen(x->o->trace_out, "w");
+	f = fopen(o->trace_out, "w");
 	if (!f) {
-		fprintf(stderr, "x86smc: cannot write %s\n", x->o->trace_out);
+		fprintf(stderr, "x86smc: cannot write %s\n", o->trace_out);
 		return -1;
 	}
-	schedule_header(x);
-	sched_write(&x->done, f);
+	fputs(e->schedule, f);
 	fclose(f);
-	snprintf(e->trace_file, sizeof e->trace_file, "%s", x->o->trace_out);
+	snprintf(e->trace_file, sizeof e->trace_file, "%s", o->trace_out);
 	return 0;
 }
 
 /* Keep the error if it is new (by kind and location) or has fewer
- * preemptions than the one of its kind already kept.  Returns the record
- * it was kept in, or NULL. */
+ * preemptions than the one of its kind already kept; schedule: its
+ * execution's (copied).  Returns the record it was kept in, or NULL. */
 static struct error_rec *record_error(struct explorer *x,
-				      struct error_rec *e)
+				      struct error_rec *e,
+				      const char *schedule)
 {
-	for (size_t i = 0; i < x->res->nerrors; i++) {
-		struct error_rec *o = &x->res->errors[i];
-		if (strcmp(o->kind, e->kind) || strcmp(o->location, e->location))
-			continue;
-		if (e->preemptions < o->preemptions) {
-			if (i == 0)
-				write_trace(x, e);
-			if (i != 0)
-				e->trace_file[0] = 0;
-			free(o->trace);
-			*o = *e;
-			return o;
-		}
+	struct error_rec *o = results_keep_error(x->res, e);
+
+	if (!o)
 		return NULL;
-	}
-	struct error_rec *n = results_add_error(x->res);
-	if (!n)
-		return NULL;
-	if (x->res->nerrors == 1)
-		write_trace(x, e);
-	*n = *e;
-	return n;
+	o->schedule = schedule ? strdup(schedule) : NULL;
+	if (o == x->res->errors)
+		write_trace(x->o, o);
+	return o;
 }
 
 /* ---- the rendered trace (report/trace.h) ---- */
@@ -365,6 +343,7 @@ static void note_reorders(struct explorer *x, const struct trace_env *env,
 		o->recheck = false;
 		where(x, r[i].store_pc, o->store, sizeof o->store);
 		where(x, r[i].load_pc, o->load, sizeof o->load);
+		where(x, r[i].fence_pc, o->fence_at, sizeof o->fence_at);
 	}
 }
 
@@ -399,6 +378,8 @@ static int conclude(struct explorer *x)
 	size_t olen;
 	const char *out = tracer_output(x->t, 1, &olen);
 	int r = judge(x, &e, status, sizeof status);
+	char *witness = NULL;
+	size_t wlen = 0;
 
 	if (r == 2)
 		return 2;
@@ -407,24 +388,22 @@ static int conclude(struct explorer *x)
 			note_trace(x, NULL, status);
 		return 3;
 	}
-	if (r == 1) {
-		/* a deadlock's pc is a return address: show the call */
-		bool ret = tracer_end(x->t)->kind == END_DEADLOCK && e.pc;
-		where(x, e.pc - ret, e.location, sizeof e.location);
-		e.preemptions = x->dpor ? dpor_preemptions(x->dpor) : 0;
-		struct error_rec *kept = record_error(x, &e);
-		if (kept && kept == x->res->errors) /* the reported one */
-			note_trace(x, kept, status);
-	} else if (x->o->replay) {
-		note_trace(x, NULL, status);
-	}
-	char *witness = NULL;
-	size_t wlen = 0;
 	FILE *w = open_memstream(&witness, &wlen);
 	schedule_header(x);
 	if (w) {
 		sched_write(&x->done, w);
 		fclose(w);
+	}
+	if (r == 1) {
+		/* a deadlock's pc is a return address: show the call */
+		bool ret = tracer_end(x->t)->kind == END_DEADLOCK && e.pc;
+		where(x, e.pc - ret, e.location, sizeof e.location);
+		e.preemptions = x->dpor ? dpor_preemptions(x->dpor) : 0;
+		struct error_rec *kept = record_error(x, &e, witness);
+		if (kept && kept == x->res->errors) /* the reported one */
+			note_trace(x, kept, status);
+	} else if (x->o->replay) {
+		note_trace(x, NULL, status);
 	}
 	results_add_outcome(x->res, out, olen, status, witness);
 	free(witness);
@@ -659,7 +638,7 @@ static enum exec_result step_loop(struct explorer *x)
 	unsigned k = 0;
 
 	while (!tracer_ended(x->t)) {
-		if (proc_interrupted())
+		if (proc_interrupted() || (x->abort && *x->abort))
 			return EXEC_INTERRUPTED;
 		uint64_t enabled = runnable(x);
 		if (tracer_ended(x->t))
@@ -717,47 +696,7 @@ static void note_hash(struct explorer *x)
 			fprintf(stderr, " %d", dpor_thread_at(x->dpor, k));
 		fputc('\n', stderr);
 	}
-	/* an open-addressing set (0 marks a free slot), kept at most half
-	 * full; it stops growing at MAX_HASHES entries (8 MB), so that
-	 * x86smc's memory does not grow with the number of executions
-	 * beyond that: hb_classes is then a lower bound (hashes_full) */
-	if (!h)
-		h = 1;
-	if (2 * (x->nhashes + 1) > x->caphashes) {
-		size_t cap = x->caphashes ? 2 * x->caphashes : 1024;
-		uint64_t *n;
-		if (cap > 2 * MAX_HASHES || !(n = calloc(cap, sizeof *n))) {
-			x->hashes_full = true;
-			cap = 0;
-		} else {
-			for (size_t i = 0; i < x->caphashes; i++) {
-				uint64_t v = x->hashes[i];
-				size_t j = (size_t)(v * 0x9e3779b97f4a7c15ull) &
-					   (cap - 1);
-				while (v && n[j])
-					j = (j + 1) & (cap - 1);
-				if (v)
-					n[j] = v;
-			}
-			free(x->hashes);
-			x->hashes = n;
-			x->caphashes = cap;
-		}
-		if (!cap && 2 * (x->nhashes + 1) > x->caphashes) {
-			/* full: still look the hash up, never add it */
-			for (size_t i = 0; i < x->caphashes; i++)
-				if (x->hashes[i] == h)
-					return;
-			return;
-		}
-	}
-	size_t j = (size_t)(h * 0x9e3779b97f4a7c15ull) & (x->caphashes - 1);
-	while (x->hashes[j] && x->hashes[j] != h)
-		j = (j + 1) & (x->caphashes - 1);
-	if (!x->hashes[j]) {
-		x->hashes[j] = h;
-		x->nhashes++;
-	}
+	hashset_add(&x->hs, h);
 }
 
 /* "0x5555555551a9" or "store+0x12" (a symbol, as traces print it, the
@@ -815,7 +754,7 @@ static int assume_fences(struct explorer *x)
  * when control started. */
 static int begin(struct explorer *x)
 {
-	struct tracer_opts to = { .cpu = -1, .max_steps = x->o->max_steps,
+	struct tracer_opts to = { .cpu = x->cpu, .max_steps = x->o->max_steps,
 				  .escapes = &x->escapes,
 				  .tso = x->o->model != MODEL_SC,
 				  .pso = x->o->model == MODEL_PSO,
@@ -911,7 +850,7 @@ static void cover_note(struct explorer *x, bool complete, bool interrupted,
 			 "all %lu execution classes explored (%s, %zu distinct "
 			 "happens-before traces, %u restart%s after new "
 			 "escapes, %s)",
-			 r->executions, r->strategy, x->nhashes, restarts,
+			 r->executions, r->strategy, x->hs.n, restarts,
 			 restarts == 1 ? "" : "s",
 			 x->snapshots ? "fork snapshots" : "re-execution");
 	else if (r->max_steps_cut)
@@ -1004,8 +943,8 @@ static int add_fences(struct explorer *x, struct fence_rec *f,
 		if (dup)
 			continue;
 		f->pc[f->nfences] = r->reorders[i].fence_pc;
-		where(x, f->pc[f->nfences], f->at[f->nfences],
-		      sizeof f->at[0]);
+		snprintf(f->at[f->nfences], sizeof f->at[0], "%s",
+			 r->reorders[i].fence_at);
 		f->nfences++;
 		added++;
 		if (r != x->res && x->res->nreorders < 4) { /* say why */
@@ -1082,14 +1021,125 @@ static void fence_check(struct explorer *x)
 	res->fence.seconds = now() - t0;
 }
 
+/* ---- the explorer as a service (explore_int.h) ---- */
+
+static void explorer_init(struct explorer *x, const struct options *o,
+			  struct results *res, int cpu)
+{
+	*x = (struct explorer){ .o = o, .res = res, .cpu = cpu };
+	x->show = o->verbose > 1;
+	x->use_snapshots = !getenv("X86SMC_NO_SNAPSHOTS");
+	x->debug_hash = getenv("X86SMC_DEBUG_HASH") != NULL;
+	x->rng = o->seed;
+}
+
+void explorer_stop(struct explorer *x)
+{
+	if (x->t) {
+		account(x);
+		tracer_free(x->t);
+		x->t = NULL;
+	}
+}
+
+static void explorer_fini(struct explorer *x)
+{
+	explorer_stop(x);
+	sched_free(&x->done);
+	esc_free(&x->escapes);
+	hashset_free(&x->hs);
+	if (x->sym)
+		sym_free(x->sym);
+	x->sym = NULL;
+}
+
+/* Execution number index (from 0) of the current tree, counted in the
+ * results.  random and pct seed each execution from --seed and its
+ * number, so that --jobs runs the same executions. */
+static enum exec_result run(struct explorer *x, unsigned long index,
+			    bool *err)
+{
+	enum strategy s = x->o->strategy;
+	enum exec_result r;
+
+	if ((s == STRAT_RANDOM || s == STRAT_PCT) && !x->o->replay) {
+		x->rng = x->o->seed + index * 0xd1b54a32d192ed03ull;
+		rnd(x);
+		if (s == STRAT_PCT)
+			pct_begin(x);
+	}
+	r = one_execution(x, err);
+	if (r == EXEC_BLOCKED)
+		x->res->blocked_executions++;
+	else if (r == EXEC_ASSUME)
+		x->res->assume_blocked++;
+	else if (r == EXEC_DONE)
+		x->res->executions++;
+	if (r == EXEC_DONE || r == EXEC_BLOCKED || r == EXEC_ASSUME)
+		x->last_len = dpor_length(x->dpor);
+	return r;
+}
+
+struct explorer *explorer_new(const struct options *o, struct results *res,
+			      int cpu, volatile int *abort)
+{
+	struct explorer *x = malloc(sizeof *x);
+
+	if (!x)
+		return NULL;
+	explorer_init(x, o, res, cpu);
+	x->abort = abort;
+	res->program = o->argv[0];
+	res->model = model_name(o->model);
+	return x;
+}
+
+enum exec_result explorer_run(struct explorer *x, struct dpor *d,
+			      unsigned long index, bool *err)
+{
+	x->dpor = d;
+	return run(x, index, err);
+}
+
+const char *explorer_why(const struct explorer *x)
+{
+	return x->why;
+}
+
+struct escape_set *explorer_escapes(struct explorer *x)
+{
+	return &x->escapes;
+}
+
+const struct hashset *explorer_hashes(const struct explorer *x)
+{
+	return &x->hs;
+}
+
+bool explorer_snapshots(const struct explorer *x)
+{
+	return x->snapshots;
+}
+
+void explorer_free(struct explorer *x)
+{
+	if (x) {
+		explorer_fini(x);
+		free(x);
+	}
+}
+
+/* ---- the exploration ---- */
+
 int explore(const struct options *o, struct results *res)
 {
-	struct explorer x = { .o = o, .res = res };
+	struct explorer x;
 	struct schedule replay = { 0 };
 	bool complete = false, interrupted = false, failed = false, err;
 	double t0 = now();
 	unsigned restarts = 0;
 
+	explorer_init(&x, o, res, -1);
 	res->program = o->argv[0];
 	res->model = model_name(o->model);
 	res->strategy = o->replay ? "replay"
@@ -1105,28 +1155,38 @@ int explore(const struct options *o, struct results *res)
 		for (size_t i = 0; i < replay.nescapes; i++)
 			esc_add(&x.escapes, replay.escapes[i], 8);
 	}
-	x.show = o->verbose > 1;
 	x.progress = !o->nested && !o->replay && isatty(2);
 	x.last_progress = t0;
-	x.use_snapshots = !getenv("X86SMC_NO_SNAPSHOTS");
-	x.debug_hash = getenv("X86SMC_DEBUG_HASH") != NULL;
 	res->sanity = o->sanity;
 	/* icb: bounded searches with 0, 1, ... top preemptions; random and
 	 * pct: one tree per execution, thrown away after it */
 	bool icb = o->strategy == STRAT_ICB;
 	bool sample = o->strategy == STRAT_RANDOM || o->strategy == STRAT_PCT;
+	bool exhaustive = o->strategy == STRAT_EXHAUSTIVE || icb || sample;
 	long top = icb && o->preemptions < 0 ? 2 : o->preemptions;
 	x.bound = icb ? 0 : sample ? -1 : o->preemptions;
-	x.rng = o->seed;
 	res->preemption_bound = x.bound;
-	x.dpor = dpor_new(o->strategy == STRAT_EXHAUSTIVE || icb || sample,
-			  x.bound);
+	if (o->jobs > 1 && !o->replay) {
+		struct par_outcome po = { 0 };
+		parallel_explore(o, res, &x.hs, exhaustive, x.bound, top, &po);
+		complete = po.complete;
+		interrupted = po.interrupted;
+		failed = po.failed;
+		restarts = po.restarts;
+		x.bound = po.bound;
+		x.bound_done = po.bound_done;
+		x.snapshots = po.snapshots;
+		res->preemption_bound = x.bound;
+		snprintf(x.why, sizeof x.why, "%s", po.why);
+		goto done;
+	}
+	x.dpor = dpor_new(exhaustive, x.bound);
 	if (!x.dpor)
 		return 2;
 	for (;;) {
-		if (o->strategy == STRAT_PCT && !o->replay)
-			pct_begin(&x);
-		enum exec_result r = one_execution(&x, &err);
+		unsigned long n = res->executions + res->blocked_executions +
+				  res->assume_blocked;
+		enum exec_result r = run(&x, n, &err);
 		if (r == EXEC_FAILED) {
 			failed = true;
 			break;
@@ -1140,22 +1200,12 @@ int explore(const struct options *o, struct results *res)
 			restarts++;
 			continue;
 		}
-		if (r == EXEC_BLOCKED)
-			res->blocked_executions++;
-		else if (r == EXEC_ASSUME)
-			res->assume_blocked++;
-		else
-			res->executions++;
 		progress(&x, t0, false);
-		x.last_len = dpor_length(x.dpor);
 		if (o->replay || (err && !o->keep_going))
 			break;
 		if (sample) {
 			dpor_reset(x.dpor);
-			if (!o->max_executions &&
-			    res->executions + res->blocked_executions +
-					    res->assume_blocked >=
-				    RANDOM_EXECUTIONS)
+			if (!o->max_executions && n + 1 >= EXPLORE_RANDOM_EXECUTIONS)
 				break;
 		} else if (!dpor_next(x.dpor)) {
 			bool pruned = dpor_pruned(x.dpor);
@@ -1181,12 +1231,13 @@ int explore(const struct options *o, struct results *res)
 			break;
 		}
 	}
+done:
 	progress(&x, t0, true);
 	if (res->max_steps_cut) /* what those executions did next is unknown */
 		complete = x.bound_done = false;
 	res->complete = complete;
 	res->elapsed_s = now() - t0;
-	res->traces = x.nhashes;
+	res->traces = x.hs.n;
 	cover_note(&x, complete, interrupted, restarts);
 	if (failed)
 		fprintf(stderr, "x86smc: %s\n", x.why);
@@ -1195,14 +1246,12 @@ int explore(const struct options *o, struct results *res)
 		tracer_free(x.t);
 		x.t = NULL;
 	}
+	if (o->jobs > 1 && res->nerrors)
+		write_trace(o, &res->errors[0]);
 	fence_check(&x);
 	sched_free(&replay);
-	sched_free(&x.done);
 	dpor_free(x.dpor);
-	esc_free(&x.escapes);
-	free(x.hashes);
-	if (x.sym)
-		sym_free(x.sym);
+	explorer_fini(&x);
 	if (res->nerrors)
 		return 1;
 	if (failed)

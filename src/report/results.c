@@ -57,6 +57,33 @@ struct error_rec *results_add_error(struct results *r)
 	return e;
 }
 
+struct error_rec *results_keep_error(struct results *r,
+				     const struct error_rec *e)
+{
+	struct error_rec *n;
+
+	for (size_t i = 0; i < r->nerrors; i++) {
+		struct error_rec *o = &r->errors[i];
+		if (strcmp(o->kind, e->kind) || strcmp(o->location, e->location))
+			continue;
+		if (e->preemptions >= o->preemptions)
+			return NULL;
+		free(o->trace);
+		free(o->schedule);
+		*o = *e;
+		o->trace = o->schedule = NULL;
+		o->trace_file[0] = 0;
+		return o;
+	}
+	n = results_add_error(r);
+	if (!n)
+		return NULL;
+	*n = *e;
+	n->trace = n->schedule = NULL;
+	n->trace_file[0] = 0;
+	return n;
+}
+
 void results_free(struct results *r)
 {
 	for (size_t i = 0; i < r->noutcomes; i++) {
@@ -65,8 +92,10 @@ void results_free(struct results *r)
 	}
 	free(r->outcomes);
 	free(r->non_sc);
-	for (size_t i = 0; i < r->nerrors; i++)
+	for (size_t i = 0; i < r->nerrors; i++) {
 		free(r->errors[i].trace);
+		free(r->errors[i].schedule);
+	}
 	free(r->errors);
 	free(r->trace);
 	memset(r, 0, sizeof *r);

@@ -27,6 +27,8 @@ struct error_rec {
 	char trace_file[512];
 	char *trace;        /* the rendered execution (report/trace.h),
 			     * malloc'd, owned by the results; may be NULL */
+	char *schedule;     /* its schedule file text (--trace-out),
+			     * malloc'd, may be NULL */
 };
 
 /* Under tso/pso: a store→load reordering in the reported error's trace
@@ -38,6 +40,7 @@ struct reorder_rec {
 	bool store_store;           /* pso: "load" is a later store */
 	bool recheck;               /* found re-checking with fences */
 	char store[200], load[200]; /* "store+0x12 (dekker.c:29)" */
+	char fence_at[200];         /* fence_pc, located */
 };
 
 /* The fence suggestion for the reported error (tso/pso). */
@@ -95,6 +98,12 @@ int results_add_outcome(struct results *r, const char *out, size_t len,
 const struct outcome *results_find_outcome(const struct results *r,
 					   const struct outcome *o);
 struct error_rec *results_add_error(struct results *r);
+/* Keep error e (copied; its trace and schedule are not) if it is new by
+ * kind and location, or has fewer preemptions than the one of its kind
+ * already kept (which it replaces, freeing its trace and schedule).
+ * Returns the record, or NULL if e was not kept. */
+struct error_rec *results_keep_error(struct results *r,
+				     const struct error_rec *e);
 void results_free(struct results *r);
 
 void report_text(const struct results *r, FILE *f, bool outcomes);

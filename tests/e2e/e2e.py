@@ -734,6 +734,68 @@ class StrategyCase(Case):
         return "PASS", None
 
 
+class JobsCase(Case):
+    """jobs.txt: SAMPLE MODEL OPTIONS...: --jobs 2 must give what --jobs 1
+    gives: the exit status, the error kinds and locations, the outcome set,
+    whether the search is complete and, when it is, the same number of
+    happens-before classes; executions within 10%.  An error's
+    --trace-out schedule written by the parallel run must replay to the
+    same error."""
+
+    def __init__(self, sample, model, opt, opts):
+        super().__init__("jobs/%s-%s/%s%s" % (sample.name, opt, model,
+                                             "/" + "_".join(opts) if opts else ""))
+        self.s, self.model, self.opt, self.opts = sample, model, opt, opts
+
+    def run(self, log):
+        binary = self.s.binary(self.opt)
+        missing = self.require(binary)
+        if missing:
+            return "FAIL", missing
+        trace = os.path.join(CFG.tmp, "jobs.sched")
+        if os.path.exists(trace):
+            os.unlink(trace)
+        r = {}
+        for j in ("1", "2"):
+            extra = ["--trace-out", trace] if j == "2" else []
+            r[j] = Run(self.model, ["--jobs", j] + extra + self.opts, binary,
+                       self.s.args, log, "jobs%s.json" % j).run()
+            why = r[j].problem(self.model)
+            if why:
+                return "FAIL", "--jobs %s: %s" % (j, why)
+        a, b = r["1"].json, r["2"].json
+        errs = lambda j: sorted((e["kind"], e["location"]) for e in j["errors"])
+        if r["1"].rc != r["2"].rc:
+            return "FAIL", "exit %d with --jobs 1, %d with --jobs 2" % (r["1"].rc, r["2"].rc)
+        if errs(a) != errs(b):
+            return "FAIL", "errors differ: %s vs %s" % (errs(a), errs(b))
+        if outcome_set(a) != outcome_set(b):
+            return "FAIL", "outcomes differ: %s vs %s" % (outcome_set(a), outcome_set(b))
+        if a["complete"] != b["complete"]:
+            return "FAIL", "complete %s vs %s" % (a["complete"], b["complete"])
+        if a["complete"] and a["hb_classes"] != b["hb_classes"]:
+            return "FAIL", "%d happens-before classes with --jobs 1, %d with --jobs 2" % (
+                a["hb_classes"], b["hb_classes"])
+        # a search stopped at its first error stops wherever that worker was
+        comparable = a["complete"] or "--max-executions" in self.opts
+        if comparable and abs(a["executions"] - b["executions"]) > 0.1 * max(a["executions"], 1):
+            return "FAIL", "%d executions with --jobs 1, %d with --jobs 2: more than 10%% apart" % (
+                a["executions"], b["executions"])
+        if b["errors"]:
+            if not os.path.exists(trace):
+                return "FAIL", "--jobs 2 --trace-out wrote no file"
+            again = Run(self.model, ["--replay", trace], binary, self.s.args, log,
+                        json_name="replay.json").run()
+            why = again.problem(self.model)
+            if why or again.rc != 1:
+                return "FAIL", "replay: " + (why or "x86smc %s" % status_name(again.rc))
+            e0, e1 = b["errors"][0], again.json["errors"][0]
+            if (e0["kind"], e0["location"]) != (e1["kind"], e1["location"]):
+                return "FAIL", "the replayed error differs: %s at %s" % (
+                    e1["kind"], e1["location"])
+        return "PASS", None
+
+
 class SanityCase(Case):
     """--sanity: every single-stepped instruction's predicted write set
     covers every byte that changed in the pages it touched."""
@@ -1234,6 +1296,12 @@ def build_cases(samples, pending, baseline):
             problems.append("strategies.txt line %d: bad line" % lineno)
             continue
         cases.append(StrategyCase(s, words[1], words[2], words[3:]))
+    for lineno, words in read_list("jobs.txt", -1):
+        s = samples.get(words[0])
+        if s is None or len(words) < 2 or words[1] not in MODELS:
+            problems.append("jobs.txt line %d: bad line" % lineno)
+            continue
+        cases += [JobsCase(s, words[1], o, words[2:]) for o in ("O0", "O2")]
     for lineno, words in read_list("ratio.txt", -1):
         s = samples.get(words[0])
         if s is None or len(words) < 2 or words[1] not in MODELS[1:]:
@@ -1297,6 +1365,13 @@ def build_cases(samples, pending, baseline):
     cases.append(InterruptCase("sigterm-after-error", BadProgram("forever"), ["assert"],
                                signal.SIGTERM, False, 1, opts=["--keep-going"],
                                within=1.0))
+    if spin:  # --jobs: the workers, their targets and snapshots go too
+        cases += [InterruptCase("sigint-jobs", spin, huge, signal.SIGINT, False, 3,
+                                opts=["--jobs", "2"]),
+                  InterruptCase("ctrl-c-jobs", spin, huge, signal.SIGINT, True, 3,
+                                opts=["--jobs", "2"]),
+                  InterruptCase("sigkill-jobs", spin, huge, signal.SIGKILL, False,
+                                -signal.SIGKILL, opts=["--jobs", "2"])]
     cases.append(LeftoversCase(baseline))
     return cases
 
