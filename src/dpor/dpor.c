@@ -77,6 +77,7 @@ struct dpor {
 	/* --jobs: a subtree task explores nodes [floor, n); the nodes
 	 * below are its prefix, owned by other tasks; races with their
 	 * events are collected in out[] for their owners */
+	uint64_t serial;   /* this tree, among every tree of the process */
 	unsigned floor;
 	struct dpor_race *out;
 	unsigned nout, capout;
@@ -121,6 +122,9 @@ static void derived_reset(struct dpor *d)
 
 void dpor_reset(struct dpor *d)
 {
+	static uint64_t trees;
+
+	d->serial = ++trees;
 	for (unsigned i = 0; i < d->n; i++)
 		free(d->nodes[i].sleep);
 	d->n = 0;
@@ -988,6 +992,29 @@ void dpor_subtree_done(struct dpor *d, unsigned depth, int tid)
 		d->nodes[depth].stolen &= ~(1ull << tid);
 		d->nodes[depth].noev &= ~(1ull << tid);
 	}
+}
+
+unsigned dpor_prefix(const struct dpor *d)
+{
+	return d->target;
+}
+
+int dpor_resume(struct dpor *d, unsigned depth)
+{
+	if (depth > d->target)
+		return -1;
+	for (unsigned j = 0; j < depth; j++)
+		if (!d->nodes[j].executed)
+			return -1;
+	for (unsigned j = 0; j < depth; j++)
+		if (analyse(d, j) < 0)
+			return -1;
+	return 0;
+}
+
+uint64_t dpor_serial(const struct dpor *d)
+{
+	return d->serial;
 }
 
 unsigned dpor_length(const struct dpor *d)

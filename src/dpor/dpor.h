@@ -96,6 +96,17 @@ void dpor_subtree_done(struct dpor *d, unsigned depth, int tid);
 /* Forget the tree (the set of events changed): start over. */
 void dpor_reset(struct dpor *d);
 
+/* The number of points of the current execution replayed from the
+ * previous one (its choices are fixed). */
+unsigned dpor_prefix(const struct dpor *d);
+/* The execution continues from a checkpoint taken after its first depth
+ * events (depth <= dpor_prefix): analyse them as if just performed,
+ * from the events the tree kept. */
+int dpor_resume(struct dpor *d, unsigned depth);
+/* Which tree this is: a number no other tree of the process (and no
+ * earlier state of this one before dpor_reset) has. */
+uint64_t dpor_serial(const struct dpor *d);
+
 /* The thread chosen at each point of the current execution. */
 unsigned dpor_length(const struct dpor *d);
 int dpor_thread_at(const struct dpor *d, unsigned k);

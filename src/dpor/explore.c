@@ -27,6 +27,12 @@
 #include "tracer/proc.h"
 #include "tracer/tracer.h"
 
+/* Checkpoints (docs/PERFORMANCE.md, "Snapshot policy"): a fork of the
+ * target every CP_GAP events along the current path, at most CP_MAX
+ * alive; an execution continues from the deepest one within its
+ * replayed prefix instead of replaying the prefix from the start. */
+#define CP_GAP 24
+#define CP_MAX 32
 #define PCT_MAX_DEPTH 8 /* bug depth d: d - 1 priority change points */
 #define PCT_DEPTH 3
 
@@ -49,6 +55,14 @@ struct explorer {
 	struct hashset hs;             /* distinct trace hashes seen */
 	bool debug_hash;               /* X86SMC_DEBUG_HASH: print them */
 	int cpu;                       /* to pin the tracer to, -1: current */
+	bool use_cps;                  /* checkpoints (X86SMC_NO_CHECKPOINTS) */
+	struct {                       /* live checkpoints of the tree cp_tree, */
+		unsigned depth;        /* by depth: taken after that many  */
+		struct tr_checkpoint *c; /* events of the current path   */
+	} cp[CP_MAX];
+	int ncp;
+	uint64_t cp_tree;              /* dpor_serial of their tree */
+	unsigned start_k;              /* events the execution resumed after */
 	volatile int *abort;           /* --jobs: set when to stop at once */
 	char why[600];
 	/* --strategy random / pct: the generator, and PCT's priorities */
@@ -442,6 +456,7 @@ static void account(struct explorer *x)
 	tracer_stats(x->t, &st);
 	x->res->ptrace_stops += st.ptrace_stops;
 	x->snapshot_forks += st.snapshots;
+	x->res->checkpoints += st.checkpoints;
 	x->res->sanity_checked += st.sanity_checked;
 	x->res->sanity_mismatches += st.sanity_mismatches;
 	x->res->pso_shared += st.pso_shared;
@@ -632,10 +647,38 @@ static int choose_value(struct explorer *x, unsigned k, int tid)
 	return 0;
 }
 
+/* Take a checkpoint at point k if the last one is CP_GAP events back
+ * (when CP_MAX are alive, the one closest to its predecessor goes). */
+static void checkpoint(struct explorer *x, unsigned k)
+{
+	unsigned last = x->ncp ? x->cp[x->ncp - 1].depth : 0;
+	struct tr_checkpoint *c;
+
+	if (!x->use_cps || k < last + CP_GAP)
+		return;
+	if (x->ncp == CP_MAX) {
+		int drop = 0;
+		for (int i = 1; i < x->ncp; i++)
+			if (x->cp[i].depth - x->cp[i - 1].depth <
+			    x->cp[drop].depth - (drop ? x->cp[drop - 1].depth : 0))
+				drop = i;
+		tracer_checkpoint_free(x->t, x->cp[drop].c);
+		memmove(&x->cp[drop], &x->cp[drop + 1],
+			(size_t)(x->ncp - drop - 1) * sizeof x->cp[0]);
+		x->ncp--;
+	}
+	c = tracer_checkpoint(x->t);
+	if (!c)
+		return;
+	x->cp[x->ncp].depth = k;
+	x->cp[x->ncp++].c = c;
+	x->cp_tree = dpor_serial(x->dpor);
+}
+
 static enum exec_result step_loop(struct explorer *x)
 {
 	struct tr_event ev;
-	unsigned k = 0;
+	unsigned k = x->start_k;
 
 	while (!tracer_ended(x->t)) {
 		if (proc_interrupted() || (x->abort && *x->abort))
@@ -643,6 +686,8 @@ static enum exec_result step_loop(struct explorer *x)
 		uint64_t enabled = runnable(x);
 		if (tracer_ended(x->t))
 			break;
+		if (enabled)
+			checkpoint(x, k);
 		if (!enabled) {
 			if (tracer_timeout_one(x->t) < 0)
 				tracer_set_deadlock(x->t);
@@ -749,6 +794,52 @@ static int assume_fences(struct explorer *x)
 	return 0;
 }
 
+/* Forget the checkpoints an execution cannot use: all of them if the
+ * tree is not theirs, else those deeper than its replayed prefix. */
+static void drop_checkpoints(struct explorer *x)
+{
+	unsigned prefix = x->dpor ? dpor_prefix(x->dpor) : 0;
+
+	while (x->ncp && (!x->dpor || x->cp_tree != dpor_serial(x->dpor) ||
+			  x->replay.s ||
+			  x->cp[x->ncp - 1].depth > prefix))
+		tracer_checkpoint_free(x->t, x->cp[--x->ncp].c);
+}
+
+/* Continue from the deepest usable checkpoint, else from the snapshot;
+ * the schedule so far is the tree's. */
+static int resume(struct explorer *x)
+{
+	unsigned d;
+
+	drop_checkpoints(x);
+	if (!x->ncp)
+		return tracer_restore(x->t);
+	d = x->cp[x->ncp - 1].depth;
+	if (tracer_resume(x->t, x->cp[x->ncp - 1].c) < 0) {
+		snprintf(x->why, sizeof x->why, "cannot continue from a "
+			 "checkpoint (fork of the target failed)");
+		return -1;
+	}
+	if (dpor_resume(x->dpor, d) < 0) { /* not this tree's: forget them */
+		while (x->ncp)
+			tracer_checkpoint_free(x->t, x->cp[--x->ncp].c);
+		return tracer_restore(x->t);
+	}
+	for (unsigned k = 0; k < d; k++) {
+		const struct tr_event *ev = dpor_event(x->dpor, k);
+		int tid = dpor_thread_at(x->dpor, k);
+		if (ev && ev->kind == EV_NONDET)
+			sched_push_value(&x->done, tid, ev->value);
+		else
+			sched_push(&x->done, tid);
+		if (tid < TR_AUX_BASE)
+			x->cur = tid;
+	}
+	x->start_k = d;
+	return 0;
+}
+
 /* Start an execution: the first one (and every one without snapshots)
  * launches the program; later ones continue from the fork snapshot taken
  * when control started. */
@@ -760,11 +851,13 @@ static int begin(struct explorer *x)
 				  .pso = x->o->model == MODEL_PSO,
 				  .sanity = x->o->sanity };
 
+	x->start_k = 0;
 	if (x->t && x->snapshots)
-		return tracer_restore(x->t);
+		return resume(x);
 	if (x->t) {
 		account(x);
 		tracer_free(x->t);
+		x->ncp = 0; /* its checkpoints went with it */
 	}
 	x->t = tracer_new(&to);
 	if (!x->t)
@@ -1029,6 +1122,8 @@ static void explorer_init(struct explorer *x, const struct options *o,
 	*x = (struct explorer){ .o = o, .res = res, .cpu = cpu };
 	x->show = o->verbose > 1;
 	x->use_snapshots = !getenv("X86SMC_NO_SNAPSHOTS");
+	x->use_cps = !getenv("X86SMC_NO_CHECKPOINTS") && !o->replay &&
+		     o->strategy != STRAT_RANDOM && o->strategy != STRAT_PCT;
 	x->debug_hash = getenv("X86SMC_DEBUG_HASH") != NULL;
 	x->rng = o->seed;
 }
@@ -1040,6 +1135,7 @@ void explorer_stop(struct explorer *x)
 		tracer_free(x->t);
 		x->t = NULL;
 	}
+	x->ncp = 0;
 }
 
 static void explorer_fini(struct explorer *x)
@@ -1068,7 +1164,13 @@ static enum exec_result run(struct explorer *x, unsigned long index,
 		if (s == STRAT_PCT)
 			pct_begin(x);
 	}
+	unsigned prefix = x->dpor ? dpor_prefix(x->dpor) : 0;
 	r = one_execution(x, err);
+	if (x->dpor && r != EXEC_FAILED) {
+		unsigned len = dpor_length(x->dpor);
+		unsigned rep = prefix < len ? prefix : len;
+		x->res->replayed += rep > x->start_k ? rep - x->start_k : 0;
+	}
 	if (r == EXEC_BLOCKED)
 		x->res->blocked_executions++;
 	else if (r == EXEC_ASSUME)
@@ -1158,6 +1260,7 @@ int explore(const struct options *o, struct results *res)
 	x.progress = !o->nested && !o->replay && isatty(2);
 	x.last_progress = t0;
 	res->sanity = o->sanity;
+	res->jobs = o->replay ? 1 : o->jobs;
 	/* icb: bounded searches with 0, 1, ... top preemptions; random and
 	 * pct: one tree per execution, thrown away after it */
 	bool icb = o->strategy == STRAT_ICB;
@@ -1241,11 +1344,7 @@ done:
 	cover_note(&x, complete, interrupted, restarts);
 	if (failed)
 		fprintf(stderr, "x86smc: %s\n", x.why);
-	if (x.t) {
-		account(&x);
-		tracer_free(x.t);
-		x.t = NULL;
-	}
+	explorer_stop(&x);
 	if (o->jobs > 1 && res->nerrors)
 		write_trace(o, &res->errors[0]);
 	fence_check(&x);

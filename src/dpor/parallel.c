@@ -629,7 +629,8 @@ static void pack_results(struct worker *k, struct buf *b)
 	uint64_t n[] = { r->executions, r->blocked_executions,
 			 r->assume_blocked, r->events, r->ptrace_stops,
 			 r->max_steps_cut, r->pso_shared, r->sanity_checked,
-			 r->sanity_mismatches, explorer_snapshots(k->x) };
+			 r->sanity_mismatches, explorer_snapshots(k->x),
+			 r->replayed, r->checkpoints };
 
 	put(b, n, sizeof n);
 	put64(b, r->noutcomes);
@@ -1033,7 +1034,7 @@ static void coord_poll(struct coord *c, int timeout)
 static void merge(struct coord *c, struct buf *b)
 {
 	struct results *r = c->res;
-	uint64_t n[10];
+	uint64_t n[12];
 	size_t first = r->nerrors;
 	bool lead = false; /* this worker's errors[0] is the reported one */
 
@@ -1048,6 +1049,8 @@ static void merge(struct coord *c, struct buf *b)
 	r->sanity_checked += n[7];
 	r->sanity_mismatches += n[8];
 	c->po->snapshots |= n[9] != 0;
+	r->replayed += n[10];
+	r->checkpoints += n[11];
 	for (uint64_t i = get64(b); i > 0 && !b->bad; i--) {
 		struct outcome o = { 0 };
 		o.len = get64(b);

@@ -233,6 +233,11 @@ int report_json(const struct results *r, FILE *f)
 	fprintf(f, "  \"events\": %lu,\n", (unsigned long)r->events);
 	fprintf(f, "  \"ptrace_stops\": %lu,\n",
 		(unsigned long)r->ptrace_stops);
+	fprintf(f, "  \"replayed_events\": %lu,\n",
+		(unsigned long)r->replayed);
+	fprintf(f, "  \"checkpoints\": %lu,\n",
+		(unsigned long)r->checkpoints);
+	fprintf(f, "  \"jobs\": %d,\n", r->jobs ? r->jobs : 1);
 	fprintf(f, "  \"hb_classes\": %lu,\n", r->traces);
 	if (r->robust_checked) {
 		fprintf(f, "  \"robust\": %s,\n  \"non_sc_outcomes\": [",

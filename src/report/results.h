@@ -69,6 +69,9 @@ struct results {
 	size_t noutcomes;
 	double elapsed_s;
 	uint64_t events, ptrace_stops;
+	uint64_t replayed;      /* events of replayed schedule prefixes */
+	uint64_t checkpoints;   /* checkpoints taken (forks of the target) */
+	int jobs;               /* --jobs: workers */
 	unsigned long traces;   /* distinct happens-before classes seen */
 	long preemption_bound;  /* icb, --preemptions: the bound, -1 none */
 	unsigned long max_steps_cut; /* executions ended by --max-steps */

@@ -27,6 +27,22 @@ struct tr_snapshot {
 	struct output out[3];
 };
 
+struct tr_checkpoint {
+	struct tr_checkpoint *next; /* the tracer's list of live ones */
+	struct proc proc;           /* the stopped copy */
+	struct lthread th[TR_MAX_THREADS];
+	int nthreads, cur;
+	uint64_t wait_seq, next_start_routine, clock_ns;
+	int64_t next_value;
+	struct output out[3];
+	struct {
+		int owner;
+		uint64_t addr;
+	} slot[TR_MAX_THREADS - TR_AUX_BASE];
+	int nslots;
+	unsigned long steps;
+};
+
 static int copy_threads(struct lthread *dst, const struct lthread *src,
 			int n, size_t xsize)
 {
@@ -198,6 +214,8 @@ void tr_snapshot_free(struct tracer *t)
 {
 	struct tr_snapshot *s = t->snap;
 
+	while (t->cps)
+		tracer_checkpoint_free(t, t->cps);
 	if (!s)
 		return;
 	proc_kill(&s->proc);
@@ -215,4 +233,136 @@ void tr_snapshot_poke(struct tracer *t, uint64_t addr, uint8_t byte)
 {
 	if (t->snap)
 		proc_write(&t->snap->proc, addr, &byte, 1);
+	for (struct tr_checkpoint *c = t->cps; c; c = c->next)
+		proc_write(&c->proc, addr, &byte, 1);
+}
+
+/* ---- checkpoints ---- */
+
+
+/* dst[0..n) become copies of src[0..n), store buffers included (dst's
+ * own buffers must be freed first). */
+static int copy_threads_deep(struct lthread *dst, const struct lthread *src,
+			     int n, size_t xsize)
+{
+	if (copy_threads(dst, src, n, xsize) < 0)
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (sb_copy(&dst[i].sb, &src[i].sb) < 0)
+			return -1;
+	return 0;
+}
+
+static void free_threads(struct lthread *th, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(th[i].xstate);
+		th[i].xstate = NULL;
+		sb_free(&th[i].sb);
+	}
+}
+
+struct tr_checkpoint *tracer_checkpoint(struct tracer *t)
+{
+	struct tr_checkpoint *c;
+	bool rebp;
+	pid_t pid;
+
+	if (!t->snap || t->native || t->end.kind != END_NONE ||
+	    tracer_exclusive(t) >= 0 || t->in_step)
+		return NULL;
+	c = calloc(1, sizeof *c);
+	if (!c)
+		return NULL;
+	if (tr_sync_regs(t) < 0 ||
+	    proc_getxstate(&t->proc, t->th[t->cur].xstate) < 0)
+		goto fail;
+	pid = fork_at(t, &t->proc, t->snap->syscall_pc, &rebp);
+	if (pid < 0)
+		goto fail;
+	c->proc = t->proc;
+	c->proc.memfd = -1;
+	if (proc_attach_pid(&c->proc, pid) < 0 ||
+	    put_int3(&c->proc, t->snap->syscall_pc, rebp) < 0 ||
+	    proc_setregs(&c->proc, &t->th[t->cur].regs) < 0 ||
+	    copy_threads_deep(c->th, t->th, t->nthreads, t->proc.xsize) < 0 ||
+	    copy_output(c->out, t->out) < 0) {
+		proc_kill(&c->proc);
+		free_threads(c->th, t->nthreads);
+		for (int fd = 1; fd <= 2; fd++)
+			free(c->out[fd].buf);
+		goto fail;
+	}
+	c->nthreads = t->nthreads;
+	c->cur = t->cur;
+	c->wait_seq = t->wait_seq;
+	c->next_start_routine = t->next_start_routine;
+	c->clock_ns = t->clock_ns;
+	c->next_value = t->next_value;
+	memcpy(c->slot, t->slot, sizeof c->slot);
+	c->nslots = t->nslots;
+	c->steps = t->steps;
+	c->next = t->cps;
+	t->cps = c;
+	t->st.checkpoints++;
+	return c;
+fail:
+	free(c);
+	return NULL;
+}
+
+/* Forget the current execution's process and state; continue from a
+ * fork of checkpoint c. */
+int tracer_resume(struct tracer *t, const struct tr_checkpoint *c)
+{
+	bool rebp;
+	pid_t pid;
+
+	if (!t->snap)
+		return -1;
+	proc_kill(&t->proc);
+	pid = fork_at(t, (struct proc *)&c->proc, t->snap->syscall_pc, &rebp);
+	if (pid < 0 || proc_attach_pid(&t->proc, pid) < 0 ||
+	    put_int3(&t->proc, t->snap->syscall_pc, rebp) < 0)
+		return -1;
+	for (int i = 0; i < t->nthreads; i++)
+		sb_free(&t->th[i].sb);
+	if (copy_threads_deep(t->th, c->th, c->nthreads, t->proc.xsize) < 0 ||
+	    copy_output(t->out, c->out) < 0)
+		return -1;
+	for (int i = c->nthreads; i < t->nthreads; i++) {
+		free(t->th[i].xstate);
+		t->th[i].xstate = NULL;
+	}
+	t->nthreads = c->nthreads;
+	t->cur = c->cur;
+	t->native = false;
+	t->wait_seq = c->wait_seq;
+	t->clock_ns = c->clock_ns;
+	t->next_start_routine = c->next_start_routine;
+	t->next_value = c->next_value;
+	memcpy(t->slot, c->slot, sizeof t->slot);
+	t->nslots = c->nslots;
+	memset(&t->end, 0, sizeof t->end);
+	t->steps = c->steps;
+	t->woken = 0;
+	t->new_escapes = 0;
+	t->maps.stale = true; /* it may have mapped less by then */
+	t->regs_dirty = true;
+	t->st.snapshots++;
+	return tr_sync_regs(t);
+}
+
+void tracer_checkpoint_free(struct tracer *t, struct tr_checkpoint *c)
+{
+	for (struct tr_checkpoint **p = &t->cps; *p; p = &(*p)->next)
+		if (*p == c) {
+			*p = c->next;
+			break;
+		}
+	proc_kill(&c->proc);
+	free_threads(c->th, c->nthreads);
+	for (int fd = 1; fd <= 2; fd++)
+		free(c->out[fd].buf);
+	free(c);
 }

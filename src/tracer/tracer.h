@@ -244,6 +244,14 @@ int tracer_go(struct tracer *t);
  * tracer_finish() ends the current execution's process. */
 int tracer_snapshot(struct tracer *t, uint64_t syscall_fn);
 int tracer_restore(struct tracer *t);
+/* Checkpoints: a fork of the target between two events (at a scheduling
+ * point, not in native mode nor inside an atomic section), with a copy
+ * of the tracer's per-execution state (logical threads, store buffers,
+ * output, virtual clock).  An execution continues from one instead of
+ * replaying its prefix from the snapshot.  NULL: not possible here. */
+struct tr_checkpoint *tracer_checkpoint(struct tracer *t);
+int tracer_resume(struct tracer *t, const struct tr_checkpoint *c);
+void tracer_checkpoint_free(struct tracer *t, struct tr_checkpoint *c);
 void tracer_finish(struct tracer *t);
 
 int tracer_nthreads(const struct tracer *t);
@@ -284,7 +292,7 @@ const char *tracer_output(const struct tracer *t, int fd, size_t *len);
 
 struct tracer_stats {
 	uint64_t ptrace_stops, events, steps, breakpoints, walks, switches,
-		snapshots;
+		snapshots, checkpoints;
 	uint64_t sanity_checked, sanity_mismatches; /* --sanity */
 	uint64_t awaits;     /* spin loops turned into waits */
 	uint64_t emulated;   /* plain movs performed without a single step */

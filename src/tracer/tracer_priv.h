@@ -89,6 +89,7 @@ struct tracer {
 	int64_t next_value;      /* what the next EV_NONDET returns */
 	bool in_step;            /* advance() runs inside tracer_step() */
 	struct tr_snapshot *snap;    /* snapshot.c */
+	struct tr_checkpoint *cps;   /* snapshot.c: live checkpoints */
 	uint64_t *fences;            /* --assume-fence pcs, sorted */
 	size_t nfences;
 	/* The store buffers (update threads TR_AUX_BASE + slot).  tso: slot

@@ -161,3 +161,16 @@ int sb_check(const struct sb *b)
 			return -1;
 	return 0;
 }
+
+int sb_copy(struct sb *dst, const struct sb *src)
+{
+	*dst = (struct sb){ 0 };
+	for (size_t i = 0; i < src->n; i++) {
+		const struct sb_entry *e = at(src, i);
+		if (sb_push(dst, e->addr, e->bytes, e->size, e->tag) < 0)
+			return -1;
+		at(dst, i)->seq = e->seq;
+	}
+	memcpy(dst->pushed, src->pushed, sizeof dst->pushed);
+	return 0;
+}

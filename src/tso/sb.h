@@ -65,6 +65,9 @@ size_t sb_forward_src(const struct sb *b, uint64_t addr, uint8_t *buf,
 		      uint8_t *covered, size_t n, const struct sb_entry **src);
 void sb_clear(struct sb *b);
 void sb_free(struct sb *b);
+/* dst (empty) becomes a copy of src, entries and counters. */
+int sb_copy(struct sb *dst, const struct sb *src)
+	__attribute__((warn_unused_result));
 /* Invariant checker (--sanity): sizes, ring bounds. */
 int sb_check(const struct sb *b);
 #endif

@@ -13,15 +13,39 @@ row() { # label model [x86smc options] binary [args]
 import json, sys
 j = json.load(open(sys.argv[2]))
 e, t, ev = j["executions"], max(j["elapsed_s"], 1e-6), j["events"]
-print("%-30s %-4s %-10s %7d %7d %8.2f %9.1f %8d %8.2f %s" % (sys.argv[1], j["model"],
+print("%-30s %-4s %-10s %7d %7d %8.2f %9.1f %8d %8.2f %7.0f%% %s" % (sys.argv[1], j["model"],
       j["strategy"], e, j["blocked_executions"], t, e / t, ev,
-      j["ptrace_stops"] / ev if ev else 0, "yes" if j["complete"] else "no"))
+      j["ptrace_stops"] / ev if ev else 0,
+      100.0 * j.get("replayed_events", 0) / ev if ev else 0,
+      "yes" if j["complete"] else "no"))
 PY
 }
 
 header() {
-	printf '%-30s %-4s %-10s %7s %7s %8s %9s %8s %8s %s\n' program model \
-		strategy execs blocked seconds exec/s events stops/ev complete
+	printf '%-30s %-4s %-10s %7s %7s %8s %9s %8s %8s %8s %s\n' program model \
+		strategy execs blocked seconds exec/s events stops/ev replayed complete
+}
+
+# The same search with --jobs 1 and --jobs 2, one after the other.
+jobs_row() { # label [x86smc options] binary [args]
+	label=$1
+	shift
+	$X --jobs 1 --json $J.1 "$@" >/dev/null 2>&1
+	$X --jobs 2 --json $J.2 "$@" >/dev/null 2>&1
+	python3 - "$label" "$J.1" "$J.2" <<'PY'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[2:4])
+ta, tb = max(a["elapsed_s"], 1e-6), max(b["elapsed_s"], 1e-6)
+ev = a["events"]
+same = "same" if (a["complete"] == b["complete"] and a["hb_classes"] == b["hb_classes"]
+                  and sorted((o["stdout"], o["status"]) for o in a["outcomes"]) ==
+                  sorted((o["stdout"], o["status"]) for o in b["outcomes"])) else "DIFFER"
+print("%-26s %-4s %-10s %6d %7.2f %8.1f %8.2f | %6d %7.2f %8.1f %6.2fx  %s" % (
+    sys.argv[1], a["model"], a["strategy"], a["executions"], ta, a["executions"] / ta,
+    a["ptrace_stops"] / ev if ev else 0, b["executions"], tb, b["executions"] / tb,
+    ta / tb, same))
+PY
+	rm -f $J.1 $J.2
 }
 
 echo "== exploration under sc, tso and pso (dpor, default options, every error)"
@@ -50,6 +74,24 @@ for t in sb mp iriw n6 mixed_forward; do
 	for m in sc tso pso; do
 		row "litmus/$t" --model $m build/samples/litmus/$t-O2
 	done
+done
+echo
+echo "== --jobs 2 against --jobs 1 (2 workers, each pinned to its own CPU)"
+printf '%-26s %-4s %-10s %6s %7s %8s %8s | %6s %7s %8s %7s  %s\n' program model \
+	strategy execs seconds exec/s stops/ev execs seconds exec/s speedup results
+jobs_row "spin_tas" --model tso build/samples/spin_tas-O2
+jobs_row "lost_wakeup" --model sc --keep-going build/samples/lost_wakeup-O2
+jobs_row "szymanski" --model tso --keep-going build/samples/szymanski-O0
+jobs_row "condvar_ok" --model tso build/samples/condvar_ok-O2
+jobs_row "counter_mutex 2 2" --model sc build/samples/counter_mutex-O2 2 2
+jobs_row "dekker_fenced icb 2" --model tso --strategy icb --preemptions 2 build/samples/dekker_fenced-O2
+jobs_row "dekker random 2000" --model tso --strategy random --seed 1 --keep-going --max-executions 2000 build/samples/dekker-O2
+echo
+echo "== fork snapshot cost against resident memory: big_rss MB (20 executions)"
+header
+for mb in 1 16 64; do
+	row "big_rss $mb snapshots" --model sc build/samples/big_rss-O2 $mb
+	X86SMC_NO_SNAPSHOTS=1 row "big_rss $mb re-execute" --model sc build/samples/big_rss-O2 $mb
 done
 echo
 echo "== fork snapshots against re-execution (same program, same run)"

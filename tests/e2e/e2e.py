@@ -796,6 +796,47 @@ class JobsCase(Case):
         return "PASS", None
 
 
+class CheckpointCase(Case):
+    """Checkpoints (forks of the target along the current path, an
+    execution continues from the deepest one in its replayed prefix) must
+    not change the search: the same executions, blocked executions,
+    happens-before classes, outcomes with their counts and errors as
+    replaying every prefix from the start (X86SMC_NO_CHECKPOINTS=1), and
+    checkpoints are used."""
+
+    def __init__(self, sample, model, opt):
+        super().__init__("checkpoints/%s-%s/%s" % (sample.name, opt, model))
+        self.s, self.model, self.opt = sample, model, opt
+
+    def run(self, log):
+        binary = self.s.binary(self.opt)
+        missing = self.require(binary)
+        if missing:
+            return "FAIL", missing
+        r = {}
+        for name, off in (("cp", False), ("nocp", True)):
+            if off:
+                os.environ["X86SMC_NO_CHECKPOINTS"] = "1"
+            try:
+                r[name] = Run(self.model, ["--keep-going"], binary, self.s.args, log,
+                              "%s.json" % name).run()
+            finally:
+                os.environ.pop("X86SMC_NO_CHECKPOINTS", None)
+            why = r[name].problem(self.model)
+            if why:
+                return "FAIL", "%s: %s" % (name, why)
+        a, b = r["cp"].json, r["nocp"].json
+        key = lambda j: (j["executions"], j["blocked_executions"], j["hb_classes"],
+                         j["complete"], sorted((o["stdout"], o["status"], o["count"])
+                                               for o in j["outcomes"]),
+                         sorted((e["kind"], e["location"]) for e in j["errors"]))
+        if key(a) != key(b):
+            return "FAIL", "with checkpoints %s, without %s" % (key(a)[:4], key(b)[:4])
+        if not a.get("checkpoints"):
+            return "FAIL", "no checkpoint was taken"
+        return "PASS", None
+
+
 class SanityCase(Case):
     """--sanity: every single-stepped instruction's predicted write set
     covers every byte that changed in the pages it touched."""
@@ -1308,6 +1349,10 @@ def build_cases(samples, pending, baseline):
             problems.append("ratio.txt line %d: bad line" % lineno)
             continue
         cases += [RatioCase(s, words[1], o, words[2:]) for o in ("O0", "O2")]
+    for name, model in (("szymanski", "tso"), ("lock_order", "sc"), ("seqlock", "pso"),
+                        ("rwlock_ok", "tso"), ("bakery", "pso")):
+        if name in samples:
+            cases += [CheckpointCase(samples[name], model, o) for o in ("O0", "O2")]
     for name in ("decode_mix", "printf_threads", "tls", "condvar_pc"):
         if name in samples:
             cases += [SanityCase(samples[name], o, m)
