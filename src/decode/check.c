@@ -84,6 +84,24 @@ int dec_check(const struct dec_insn *in, const char **why)
 		      in->copy.src >= 0 && in->copy.src < 16 &&
 		      (in->regs_written >> in->copy.dst & 1)),
 	     "copy: bad registers or destination not written");
+	if (in->alu.op != DEC_ALU_NONE) {
+		const struct dec_alu *a = &in->alu;
+		RULE(a->op < DEC_ALU_NOPS, "alu: bad op");
+		RULE(in->cls == DEC_PLAIN || in->cls == DEC_LOCKED_RMW,
+		     "alu: neither plain nor locked");
+		RULE(in->nmem == 1 && in->mem[0].size == a->width &&
+			     (a->width == 1 || a->width == 2 ||
+			      a->width == 4 || a->width == 8),
+		     "alu: not one memory operand of its width");
+		RULE(!(a->imm_src && a->reg != DEC_NOREG) &&
+			     gpr_or_none(a->reg) &&
+			     (!a->hi8 || (a->width == 1 && a->reg < 4)),
+		     "alu: bad source operand");
+		RULE(a->mem_dst || (a->reg != DEC_NOREG &&
+				    (in->regs_written >> a->reg & 1 ||
+				     a->op == DEC_ALU_CMP)),
+		     "alu: register destination not written");
+	}
 	*why = NULL;
 	return 0;
 }

@@ -301,16 +301,54 @@ static bool gpr_operand(const ZydisDecodedOperand *op)
 	}
 }
 
-/* Fill b->out->mov for a plain mov reg<->mem or mov mem, imm. */
+static bool hi8_reg(ZydisRegister r)
+{
+	return r == ZYDIS_REGISTER_AH || r == ZYDIS_REGISTER_CH ||
+	       r == ZYDIS_REGISTER_DH || r == ZYDIS_REGISTER_BH;
+}
+
+static bool width_ok(unsigned w)
+{
+	return w == 1 || w == 2 || w == 4 || w == 8;
+}
+
+/* movzx, movsx, movsxd r, [mem]: fill b->out->mov. */
+static void mov_extend(struct build *b, uint8_t ext)
+{
+	const ZydisDecodedOperand *d = &b->ops[0], *s = &b->ops[1];
+	struct dec_mov *m = &b->out->mov;
+
+	if (s->type != ZYDIS_OPERAND_TYPE_MEMORY || !gpr_operand(d))
+		return;
+	m->load = true;
+	m->ext = ext;
+	m->reg = (int8_t)gpr(d->reg.value);
+	m->width = (uint8_t)b->out->mem[0].size;
+	m->reg_width = (uint8_t)(d->size / 8);
+	m->ok = m->reg >= DEC_RAX && m->reg <= DEC_R15 &&
+		!hi8_reg(d->reg.value) && width_ok(m->width) &&
+		width_ok(m->reg_width) && m->width <= m->reg_width;
+}
+
+/* Fill b->out->mov for a plain mov reg<->mem or mov mem, imm, or a
+ * widening load. */
 static void mov(struct build *b)
 {
 	const ZydisDecodedOperand *d = &b->ops[0], *s = &b->ops[1];
 	struct dec_mov *m = &b->out->mov;
 	const ZydisDecodedOperand *r;
+	ZydisMnemonic mn = b->zi->mnemonic;
 
 	m->reg = DEC_NOREG;
-	if (b->zi->mnemonic != ZYDIS_MNEMONIC_MOV ||
-	    b->zi->operand_count_visible != 2 || b->out->nmem != 1)
+	if (b->zi->operand_count_visible != 2 || b->out->nmem != 1)
+		return;
+	if (mn == ZYDIS_MNEMONIC_MOVZX || mn == ZYDIS_MNEMONIC_MOVSX ||
+	    mn == ZYDIS_MNEMONIC_MOVSXD) {
+		mov_extend(b, mn == ZYDIS_MNEMONIC_MOVZX ? DEC_EXT_ZERO
+							 : DEC_EXT_SIGN);
+		return;
+	}
+	if (mn != ZYDIS_MNEMONIC_MOV)
 		return;
 	if (d->type == ZYDIS_OPERAND_TYPE_MEMORY && gpr_operand(s)) {
 		r = s;
@@ -322,24 +360,68 @@ static void mov(struct build *b)
 		   s->type == ZYDIS_OPERAND_TYPE_IMMEDIATE) {
 		m->imm_src = true;
 		m->imm = s->imm.value.s;
-		m->width = (uint8_t)(d->size / 8);
-		m->ok = (m->width == 1 || m->width == 2 || m->width == 4 ||
-			 m->width == 8) &&
-			b->out->mem[0].size == m->width;
+		m->width = m->reg_width = (uint8_t)(d->size / 8);
+		m->ok = width_ok(m->width) && b->out->mem[0].size == m->width;
 		return;
 	} else {
 		return;
 	}
 	m->reg = (int8_t)gpr(r->reg.value);
-	m->width = (uint8_t)(r->size / 8);
-	m->hi8 = r->reg.value == ZYDIS_REGISTER_AH ||
-		 r->reg.value == ZYDIS_REGISTER_CH ||
-		 r->reg.value == ZYDIS_REGISTER_DH ||
-		 r->reg.value == ZYDIS_REGISTER_BH;
+	m->width = m->reg_width = (uint8_t)(r->size / 8);
+	m->hi8 = hi8_reg(r->reg.value);
 	m->ok = m->reg >= DEC_RAX && m->reg <= DEC_R15 &&
-		(m->width == 1 || m->width == 2 || m->width == 4 ||
-		 m->width == 8) &&
-		b->out->mem[0].size == m->width;
+		width_ok(m->width) && b->out->mem[0].size == m->width;
+}
+
+/* The register or immediate operand of an alu instruction whose other
+ * operand is the memory one; false if it is neither. */
+static bool alu_source(struct dec_alu *a, const ZydisDecodedOperand *op)
+{
+	if (op->type == ZYDIS_OPERAND_TYPE_IMMEDIATE) {
+		a->imm_src = true;
+		a->imm = op->imm.value.s;
+		return true;
+	}
+	if (!gpr_operand(op) || op->size / 8 != a->width)
+		return false;
+	a->reg = (int8_t)gpr(op->reg.value);
+	a->hi8 = hi8_reg(op->reg.value);
+	return a->reg >= DEC_RAX && a->reg <= DEC_R15;
+}
+
+/* Fill b->out->alu for the shapes struct dec_alu lists. */
+static void alu(struct build *b)
+{
+	const ZydisDecodedOperand *o = b->ops;
+	const struct dec_mem *m = &b->out->mem[0];
+	struct dec_alu a = { .op = b->row->alu, .reg = DEC_NOREG };
+	int nvis = b->zi->operand_count_visible;
+	bool unary = a.op == DEC_ALU_INC || a.op == DEC_ALU_DEC ||
+		     a.op == DEC_ALU_NEG || a.op == DEC_ALU_NOT;
+	bool ok;
+
+	b->out->alu.reg = DEC_NOREG;
+	if (!a.op || b->out->nmem != 1 || m->kind != DEC_MEM_EXPLICIT ||
+	    !width_ok(m->size) || nvis != (unary ? 1 : 2))
+		return;
+	a.width = (uint8_t)m->size;
+	if (o[0].type == ZYDIS_OPERAND_TYPE_MEMORY) {
+		a.mem_dst = true;
+		ok = unary || alu_source(&a, &o[1]);
+	} else if (o[1].type == ZYDIS_OPERAND_TYPE_MEMORY &&
+		   a.op != DEC_ALU_TEST && a.op != DEC_ALU_XADD &&
+		   a.op != DEC_ALU_CMPXCHG) {
+		/* reg, [mem]; xchg is symmetric: [mem], reg */
+		a.mem_dst = a.op == DEC_ALU_XCHG;
+		ok = alu_source(&a, &o[0]) && !a.imm_src;
+	} else {
+		ok = false;
+	}
+	if (ok && (a.op == DEC_ALU_XCHG || a.op == DEC_ALU_XADD ||
+		   a.op == DEC_ALU_CMPXCHG))
+		ok = a.reg != DEC_NOREG;
+	if (ok)
+		b->out->alu = a;
 }
 
 static void copy(struct build *b)
@@ -467,6 +549,10 @@ int dec_decode(const uint8_t *code, size_t n, uint64_t pc,
 		mov(&b);
 	else
 		out->mov.reg = DEC_NOREG;
+	if (out->cls == DEC_PLAIN || out->cls == DEC_LOCKED_RMW)
+		alu(&b);
+	else
+		out->alu.reg = DEC_NOREG;
 	return 0;
 }
 

@@ -168,17 +168,55 @@ struct dec_copy {
 };
 
 /* A plain MOV between a general register (or an immediate) and one
- * memory operand, which the tracer can perform itself instead of
- * single-stepping it (no flags, no other effect).  reg: enum dec_reg,
- * DEC_NOREG when the instruction is not such a mov (or stores an
- * immediate: imm_src); width 1, 2, 4 or 8; hi8: ah, ch, dh or bh; load:
- * memory to register (a 4-byte load zero-extends, 1- and 2-byte ones
- * keep the rest of the register). */
+ * memory operand, or a MOVZX/MOVSX/MOVSXD load, which the tracer can
+ * perform itself instead of single-stepping it (no flags, no other
+ * effect).  reg: enum dec_reg, DEC_NOREG when the instruction is not
+ * such a mov (or stores an immediate: imm_src); width 1, 2, 4 or 8: the
+ * bytes moved (the memory operand's size); hi8: ah, ch, dh or bh; load:
+ * memory to register; ext: how a load widens to reg_width, the
+ * register's width (== width for mov).  The register is written as the
+ * CPU writes it: a 4-byte write zero-extends into bits 63..32, 1- and
+ * 2-byte ones keep the rest of the register. */
+enum dec_ext { DEC_EXT_NONE = 0, DEC_EXT_ZERO, DEC_EXT_SIGN };
+
 struct dec_mov {
 	bool ok;
 	bool load, hi8, imm_src;
 	int8_t reg;
 	uint8_t width;
+	int64_t imm;
+	uint8_t ext;       /* enum dec_ext */
+	uint8_t reg_width;
+};
+
+/* An integer instruction with one memory operand whose effect the
+ * tracer can compute itself (src/tracer/emulate.h) instead of
+ * single-stepping it, with or without LOCK:
+ *   add, or, adc, sbb, and, sub, xor, cmp, test   [mem], reg|imm
+ *   add, or, adc, sbb, and, sub, xor, cmp         reg, [mem]
+ *   inc, dec, neg, not                            [mem]
+ *   xchg, xadd, cmpxchg                           [mem], reg
+ * op: enum dec_alu_op, DEC_ALU_NONE for every other instruction (and for
+ * other operand shapes); width 1, 2, 4 or 8 (the memory operand's size);
+ * mem_dst: the memory operand is the destination (false: reg, [mem]);
+ * reg: the register operand (DEC_NOREG with an immediate or for the
+ * one-operand forms), hi8: it is ah, ch, dh or bh; imm: the immediate,
+ * sign-extended as the CPU extends it (only its low width bytes matter).
+ * cmpxchg's accumulator (al/ax/eax/rax) is implicit. */
+enum dec_alu_op {
+	DEC_ALU_NONE = 0,
+	DEC_ALU_ADD, DEC_ALU_OR, DEC_ALU_ADC, DEC_ALU_SBB, DEC_ALU_AND,
+	DEC_ALU_SUB, DEC_ALU_XOR, DEC_ALU_CMP, DEC_ALU_TEST,
+	DEC_ALU_INC, DEC_ALU_DEC, DEC_ALU_NEG, DEC_ALU_NOT,
+	DEC_ALU_XCHG, DEC_ALU_XADD, DEC_ALU_CMPXCHG,
+	DEC_ALU_NOPS
+};
+
+struct dec_alu {
+	uint8_t op;
+	uint8_t width;
+	bool mem_dst, imm_src, hi8;
+	int8_t reg;
 	int64_t imm;
 };
 
@@ -204,6 +242,7 @@ struct dec_insn {
 				 * rcx and r11 */
 	struct dec_copy copy;
 	struct dec_mov mov;
+	struct dec_alu alu;
 	uint16_t mnemonic;      /* decoder-specific id, for statistics only */
 	uint8_t bytes[16];      /* the instruction's bytes [0, len): for
 				 * disassembly in reports (dec_format) */

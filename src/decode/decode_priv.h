@@ -40,6 +40,7 @@ struct dec_row {
 	uint8_t flow;   /* enum dec_flow; DEC_FLOW_NEXT = from Zydis' category */
 	uint8_t copy;   /* enum row_copy */
 	uint16_t flags; /* ROW_* */
+	uint8_t alu;    /* enum dec_alu_op the tracer may emulate, or 0 */
 };
 
 /* The row of a Zydis mnemonic (a zero row for unlisted mnemonics). */

@@ -167,7 +167,23 @@ static const struct dec_row rows[ZYDIS_MNEMONIC_MAX_VALUE + 1] = {
 	[ZYDIS_MNEMONIC_STTILECFG] = UNSUP,
 
 	/* implicitly locked */
-	[ZYDIS_MNEMONIC_XCHG] = { .flags = ROW_XCHG },
+	[ZYDIS_MNEMONIC_XCHG] = { .flags = ROW_XCHG, .alu = DEC_ALU_XCHG },
+
+	/* integer operations the tracer can emulate on a memory operand
+	 * (struct dec_alu; ADD and SUB are also copies, below) */
+	[ZYDIS_MNEMONIC_OR] = { .alu = DEC_ALU_OR },
+	[ZYDIS_MNEMONIC_ADC] = { .alu = DEC_ALU_ADC },
+	[ZYDIS_MNEMONIC_SBB] = { .alu = DEC_ALU_SBB },
+	[ZYDIS_MNEMONIC_AND] = { .alu = DEC_ALU_AND },
+	[ZYDIS_MNEMONIC_XOR] = { .alu = DEC_ALU_XOR },
+	[ZYDIS_MNEMONIC_CMP] = { .alu = DEC_ALU_CMP },
+	[ZYDIS_MNEMONIC_TEST] = { .alu = DEC_ALU_TEST },
+	[ZYDIS_MNEMONIC_INC] = { .alu = DEC_ALU_INC },
+	[ZYDIS_MNEMONIC_DEC] = { .alu = DEC_ALU_DEC },
+	[ZYDIS_MNEMONIC_NEG] = { .alu = DEC_ALU_NEG },
+	[ZYDIS_MNEMONIC_NOT] = { .alu = DEC_ALU_NOT },
+	[ZYDIS_MNEMONIC_XADD] = { .alu = DEC_ALU_XADD },
+	[ZYDIS_MNEMONIC_CMPXCHG] = { .alu = DEC_ALU_CMPXCHG },
 
 	/* operand special cases */
 	[ZYDIS_MNEMONIC_VMASKMOVPS] = { .flags = ROW_MASKED },
@@ -192,8 +208,8 @@ static const struct dec_row rows[ZYDIS_MNEMONIC_MAX_VALUE + 1] = {
 
 	/* register copies (struct dec_copy) */
 	[ZYDIS_MNEMONIC_MOV] = { .copy = COPY_MOV },
-	[ZYDIS_MNEMONIC_ADD] = { .copy = COPY_ADD },
-	[ZYDIS_MNEMONIC_SUB] = { .copy = COPY_SUB },
+	[ZYDIS_MNEMONIC_ADD] = { .copy = COPY_ADD, .alu = DEC_ALU_ADD },
+	[ZYDIS_MNEMONIC_SUB] = { .copy = COPY_SUB, .alu = DEC_ALU_SUB },
 	[ZYDIS_MNEMONIC_LEAVE] = { .copy = COPY_LEAVE },
 };
 

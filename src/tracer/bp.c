@@ -7,7 +7,10 @@
  * costs time, never correctness), and a fork snapshot inherits the ones
  * inserted before it.  To execute the instruction under a breakpoint the
  * tracer restores the original byte, single-steps, and re-inserts it
- * (tr_exec_insn).
+ * (tr_exec_insn); or performs it itself (an event, emulate.h); or, for a
+ * local instruction the walk saw past, restores the byte for the run to
+ * the next stop point (tracer.c, run_local).  Regions lift the ones they
+ * run into (tracer.c, run_region; region_hit: lifted up front later).
  *
  * The decoder must see original bytes: bp_fetch() patches them back. */
 #include <stdlib.h>

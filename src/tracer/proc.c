@@ -114,15 +114,17 @@ int proc_pin_self(int cpu)
 	return sched_setaffinity(0, sizeof set, &set);
 }
 
-/* The filter: RET_TRACE for the listed syscalls, ALLOW for the rest.
- * Other syscall ABIs (int 0x80, x32) are traced too, with data 0xffff,
- * so that the tracer can refuse them instead of missing them. */
-static int install_filter(const int *nrs, int n)
+/* The filter: RET_TRACE for the listed syscalls, ERRNO(ENOSYS) for the
+ * enosys ones (answered without a stop), ALLOW for the rest.  Other
+ * syscall ABIs (int 0x80, x32) are traced too, with data 0xffff, so that
+ * the tracer can refuse them instead of missing them. */
+static int install_filter(const int *nrs, int n, const int *enosys,
+			  int nenosys)
 {
 	struct sock_filter f[6 + 2 * 512];
 	int k = 0;
 
-	if (n > 500)
+	if (n + nenosys > 500)
 		return -1;
 	f[k++] = (struct sock_filter)BPF_STMT(
 		BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
@@ -137,6 +139,13 @@ static int install_filter(const int *nrs, int n)
 					      0x40000000u, 0, 1);
 	f[k++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
 					      SECCOMP_RET_TRACE | 0xffff);
+	for (int i = 0; i < nenosys; i++) {
+		unsigned nr = (unsigned)enosys[i];
+		f[k++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+						      nr, 0, 1);
+		f[k++] = (struct sock_filter)BPF_STMT(
+			BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS);
+	}
 	for (int i = 0; i < n; i++) {
 		f[k++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
 						      (unsigned)nrs[i], 0, 1);
@@ -171,7 +180,8 @@ child(char *const argv[], const struct proc_launch_opts *o, int errfd)
 			close(null);
 	}
 	raise(SIGSTOP); /* wait for PTRACE_SEIZE */
-	if (install_filter(o->trace_nrs, o->ntrace_nrs) < 0) {
+	if (install_filter(o->trace_nrs, o->ntrace_nrs, o->enosys_nrs,
+			   o->nenosys_nrs) < 0) {
 		err = -errno;
 		goto fail;
 	}

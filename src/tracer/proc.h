@@ -52,6 +52,8 @@ struct proc_launch_opts {
 	int cpu;                  /* CPU to pin to, -1: the current one */
 	const int *trace_nrs;     /* syscalls the filter makes stop */
 	int ntrace_nrs;
+	const int *enosys_nrs;    /* syscalls the filter fails with ENOSYS */
+	int nenosys_nrs;
 	char *const *envp_extra;  /* NAME=VALUE strings added to environ */
 	bool trap_tsc;            /* rdtsc/rdtscp raise SIGSEGV (PR_SET_TSC) */
 };

@@ -70,8 +70,10 @@ void tracer_free(struct tracer *t)
 	if (!t)
 		return;
 	pr_debug("execution: %lu events, %lu stops, %lu single steps, %lu "
-		 "conts, %lu walks, %lu breakpoints, %lu switches",
-		 t->steps, (unsigned long)t->proc.stops, t->nsteps, t->nconts,
+		 "emulated, %lu conts, %lu walks, %lu breakpoints, %lu "
+		 "switches",
+		 t->steps, (unsigned long)t->proc.stops, t->nsteps,
+		 (unsigned long)t->st.emulated, t->nconts,
 		 (unsigned long)t->st.walks, (unsigned long)t->st.breakpoints,
 		 (unsigned long)t->st.switches);
 	proc_kill(&t->proc);
@@ -806,6 +808,50 @@ static int lift(struct tracer *t, struct lifted *l, struct bp *b)
 	return proc_write(&t->proc, b->addr, &b->orig, 1) == 1 ? 0 : -1;
 }
 
+static bool lifted_has(const struct lifted *l, uint64_t addr)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->addr[i] == addr)
+			return true;
+	return false;
+}
+
+/* Where the current region of th ends (its breakpoint must stay), or 0
+ * (RG_EXIT ends with the thread). */
+static uint64_t region_end(const struct lthread *th)
+{
+	switch (th->region) {
+	case RG_START:
+		return th->start_routine;
+	case RG_CREATE:
+	case RG_JOIN:
+	case RG_LIB:
+		return th->region_end_pc;
+	default:
+		return 0;
+	}
+}
+
+/* Before a region runs: lift the breakpoints regions have hit before
+ * (bp.region_hit: glibc's malloc hook inside pthread_create, stop points
+ * in code the lifecycle shares with the program, ...), each of which
+ * would cost a stop and then be lifted anyway.  Not the region's end,
+ * nor a hook that acts inside regions. */
+static int prelift(struct tracer *t, struct lifted *l, struct lthread *th)
+{
+	uint64_t end = region_end(th);
+
+	if (t->native || t->no_emulate)
+		return 0; /* native: plain breakpoints are lifted already */
+	for (size_t i = 0; i < t->nbps; i++) {
+		struct bp *b = &t->bps[i];
+		if (b->region_hit && b->addr != end && !vf_acting(b->hook) &&
+		    lift(t, l, b) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* The instruction at pc faulted with SIGILL: lift the breakpoints inside
  * its bytes (code that jumps over a lock prefix has one there).  Returns
  * how many were lifted. */
@@ -834,9 +880,10 @@ static int run_region(struct tracer *t)
 	struct lthread *th = &t->th[t->cur];
 	struct lifted l = { 0 };
 	struct proc_stop st;
-	int r = 0;
+	int r = prelift(t, &l, th);
 
-	while (th->region != RG_NONE && th->info.status == TS_RUNNABLE) {
+	while (r == 0 && th->region != RG_NONE &&
+	       th->info.status == TS_RUNNABLE) {
 		if (region_done(t, th)) {
 			th->region = RG_NONE;
 			break;
@@ -844,9 +891,12 @@ static int run_region(struct tracer *t)
 		struct bp *b = bp_find(t, th->regs.rip);
 		if (b && vf_acting(b->hook))
 			break; /* assume, error, nondet: classify() acts */
-		if (b && lift(t, &l, b) < 0) {
-			r = -1;
-			break;
+		if (b && !lifted_has(&l, b->addr)) {
+			b->region_hit = true;
+			if (lift(t, &l, b) < 0) {
+				r = -1;
+				break;
+			}
 		}
 		t->nconts++;
 		if (tr_sync_regs(t) < 0 ||
@@ -908,12 +958,68 @@ static bool is_fence(const struct tracer *t, uint64_t pc)
 	return false;
 }
 
+/* The current thread is at a local instruction from which the walk found
+ * a stop point on every path: can it run there without a single step?
+ * Yes, unless a breakpoint there cannot be lifted for the run: at an
+ * assumed fence (the step marks fence_pending), or with a signal to
+ * deliver (its handler could come back to pc). */
+static bool can_run_from(struct tracer *t, struct lthread *th)
+{
+	uint64_t pc = th->regs.rip;
+
+	if (!bp_find(t, pc))
+		return true;
+	return !t->no_emulate && !t->opts.sanity && !is_fence(t, pc) &&
+	       !(th->sigpending & ~th->sigmask) && dcache_get(t->dc, pc);
+}
+
+/* Run the current thread's local code from its pc up to the next stop
+ * point.  A breakpoint at pc itself is lifted for the run and put back
+ * at the stop: the walk went through pc again on every path that comes
+ * back to it (it treats pc as no stop point), so each path meets another
+ * breakpoint first; this saves the single step of the instruction
+ * (issue 8).  Returns 0 (stopped: look again), 1 (the execution ended),
+ * -1 (failure). */
+static int run_local(struct tracer *t, struct lthread *th)
+{
+	uint64_t pc = th->regs.rip, end = pc;
+	struct proc_stop st;
+
+	if (bp_find(t, pc)) {
+		end = pc + dcache_get(t->dc, pc)->len;
+		bp_lift(t, pc, end, true);
+	}
+	t->nconts++;
+	if (tr_sync_regs(t) < 0 ||
+	    proc_cont(&t->proc, deliverable_signal(t)) < 0 ||
+	    proc_wait(&t->proc, false, &st) < 0)
+		return -1;
+	if (end != pc && st.kind != PROC_EXITED && st.kind != PROC_KILLED &&
+	    st.kind != PROC_GONE)
+		bp_lift(t, pc, end, false);
+	if (st.kind == PROC_SECCOMP)
+		return rewind_syscall(t);
+	if (det_tsc_stop(t, &st))
+		return 0; /* rdtsc: thread-local, emulated */
+	if (st.kind != PROC_TRAP)
+		return tr_handle_stop_signal(t, &st);
+	if (proc_getregs(&t->proc, &th->regs) < 0)
+		return -1;
+	if (!bp_find(t, th->regs.rip - 1)) {
+		/* the program's own int3 */
+		end_signal(t, SIGTRAP, 0);
+		return 1;
+	}
+	th->regs.rip--;
+	t->regs_dirty = true;
+	return 0;
+}
+
 /* Run the current thread's local code up to its next visible event.
  * Returns 0 (pending event set), 1 (execution ended), -1 (failure). */
 static int advance(struct tracer *t)
 {
 	struct lthread *th = &t->th[t->cur];
-	struct proc_stop st;
 	int r;
 
 	if (t->native) {
@@ -971,39 +1077,19 @@ static int advance(struct tracer *t)
 		r = walk_from(t);
 		if (r < 0)
 			return -1;
-		if (r > 0 || bp_find(t, th->regs.rip)) {
+		if (r > 0 || !can_run_from(t, th)) {
 			uint64_t pc = th->regs.rip;
-			r = tr_exec_insn(t);
+			r = tr_emulate_local(t, th);
+			r = r == 0 ? tr_exec_insn(t) : r < 0 ? -1 : 0;
 			if (r != 0)
 				return r;
 			if (is_fence(t, pc)) /* a local instruction */
 				th->fence_pending = true;
 			continue;
 		}
-		t->nconts++;
-		if (tr_sync_regs(t) < 0 ||
-		    proc_cont(&t->proc, deliverable_signal(t)) < 0 ||
-		    proc_wait(&t->proc, false, &st) < 0)
-			return -1;
-		if (st.kind == PROC_SECCOMP) {
-			r = rewind_syscall(t);
-			if (r != 0)
-				return r;
-			continue;
-		}
-		if (det_tsc_stop(t, &st))
-			continue; /* rdtsc: thread-local, emulated */
-		if (st.kind != PROC_TRAP)
-			return tr_handle_stop_signal(t, &st);
-		if (proc_getregs(&t->proc, &th->regs) < 0)
-			return -1;
-		if (!bp_find(t, th->regs.rip - 1)) {
-			/* the program's own int3 */
-			end_signal(t, SIGTRAP, 0);
-			return 1;
-		}
-		th->regs.rip--;
-		t->regs_dirty = true;
+		r = run_local(t, th);
+		if (r != 0)
+			return r;
 	}
 	th->info.pending.fenced = th->fence_pending;
 	th->fence_pending = false;
@@ -1071,7 +1157,7 @@ static int mem_exec(void *ctx)
  * further locations share its newest FIFO. */
 #define PSO_LOCATIONS 4
 
-/* PSO: the overlapping buffered stores' tag, for store_tag(). */
+/* PSO: the overlapping buffered stores' tag, for tr_store_tag(). */
 struct overlap {
 	int tag;
 	bool several;
@@ -1091,7 +1177,7 @@ static int overlap_tag(const struct sb_entry *e, void *arg)
  * tso: the thread's one FIFO.  pso: the FIFO of its location (its
  * address); a store overlapping buffered ones joins their FIFO, so that
  * the bytes of one location reach memory in program order. */
-static int store_tag(void *ctx, uint64_t addr, uint64_t size)
+int tr_store_tag(void *ctx, uint64_t addr, uint64_t size)
 {
 	struct tracer *t = ctx;
 	struct lthread *th = &t->th[t->cur];
@@ -1134,130 +1220,11 @@ static int store_tag(void *ctx, uint64_t addr, uint64_t size)
 	return -1;
 }
 
-/* ---- plain movs performed by the tracer (no single step) ---- */
-
-static uint64_t *gpr_slot(struct user_regs_struct *r, int reg)
-{
-	switch (reg) {
-	case DEC_RAX: return (uint64_t *)&r->rax;
-	case DEC_RCX: return (uint64_t *)&r->rcx;
-	case DEC_RDX: return (uint64_t *)&r->rdx;
-	case DEC_RBX: return (uint64_t *)&r->rbx;
-	case DEC_RSP: return (uint64_t *)&r->rsp;
-	case DEC_RBP: return (uint64_t *)&r->rbp;
-	case DEC_RSI: return (uint64_t *)&r->rsi;
-	case DEC_RDI: return (uint64_t *)&r->rdi;
-	case DEC_R8: return (uint64_t *)&r->r8;
-	case DEC_R9: return (uint64_t *)&r->r9;
-	case DEC_R10: return (uint64_t *)&r->r10;
-	case DEC_R11: return (uint64_t *)&r->r11;
-	case DEC_R12: return (uint64_t *)&r->r12;
-	case DEC_R13: return (uint64_t *)&r->r13;
-	case DEC_R14: return (uint64_t *)&r->r14;
-	case DEC_R15: return (uint64_t *)&r->r15;
-	default: return NULL;
-	}
-}
-
-/* The value a mov stores (its low width bytes matter). */
-static uint64_t mov_source(const struct dec_mov *m,
-			   const struct user_regs_struct *r)
-{
-	if (m->imm_src)
-		return (uint64_t)m->imm;
-	uint64_t v = *gpr_slot((struct user_regs_struct *)r, m->reg);
-	return m->hi8 ? v >> 8 : v;
-}
-
-/* A load of width bytes of value v into the mov's register. */
-static void mov_dest(const struct dec_mov *m, struct user_regs_struct *r,
-		     uint64_t v)
-{
-	uint64_t *g = gpr_slot(r, m->reg);
-
-	switch (m->width) {
-	case 8: *g = v; break;
-	case 4: *g = v & 0xffffffffu; break; /* zero-extends */
-	case 2: *g = (*g & ~0xffffull) | (v & 0xffff); break;
-	default:
-		if (m->hi8)
-			*g = (*g & ~0xff00ull) | ((v & 0xff) << 8);
-		else
-			*g = (*g & ~0xffull) | (v & 0xff);
-	}
-}
-
-/* Perform the pending event of the current thread, a plain mov, without
- * single-stepping it: a load reads memory (under tso/pso through the
- * thread's buffer), a store writes memory (sc) or enters the buffer.
- * Saves the stop of the single step and the breakpoint's lift (issue 8:
- * stops per event).  Returns 1 if done, 0 if the event is not such a mov
- * (the caller executes it), -1 on failure. */
-static int emulate_mov(struct tracer *t, struct lthread *th,
-		       struct tr_event *done, bool buffered)
-{
-	const struct dec_insn *in = dcache_get(t->dc, th->regs.rip);
-	uint8_t buf[8] = { 0 }, cov[8];
-	uint64_t v = 0;
-
-	if (!in || !in->mov.ok || done->nacc != 1 || t->opts.sanity ||
-	    t->no_emulate || done->acc[0].size != in->mov.width)
-		return 0;
-	const struct dec_mov *m = &in->mov;
-	const struct dec_access *a = &done->acc[0];
-	if (m->load) {
-		const struct sb_entry *src = NULL;
-		if (proc_read(&t->proc, a->addr, buf, m->width) != m->width)
-			return 0; /* it faults: let the CPU say how */
-		if (buffered)
-			sb_forward_src(&th->sb, a->addr, buf, cov, m->width,
-				       &src);
-		memcpy(&v, buf, m->width);
-		mov_dest(m, &th->regs, v);
-		done->acc[0].rw = DEC_READ;
-		done->rval[0] = v;
-		if (src) {
-			done->fwd_seq[0] = src->seq;
-			done->fwd_slot[0] = (uint8_t)src->tag;
-		}
-	} else {
-		v = mov_source(m, &th->regs);
-		if (m->width < 8) /* the bytes the mov writes, as stored */
-			v &= (1ull << (8 * m->width)) - 1;
-		memcpy(buf, &v, 8);
-		if (buffered) {
-			uint8_t probe[8];
-			int tag;
-			if (proc_read(&t->proc, a->addr, probe, m->width) !=
-			    m->width)
-				return 0; /* it faults */
-			tag = store_tag(t, a->addr, m->width);
-			if (tag < 0 ||
-			    sb_push(&th->sb, a->addr, buf, m->width, tag) < 0)
-				return -1;
-			done->nacc = 0; /* the update writes memory */
-			done->nst = 1;
-			done->st[0] = (struct tr_store){
-				a->addr, m->width, (uint8_t)tag, v
-			};
-		} else {
-			if (proc_write(&t->proc, a->addr, buf, m->width) !=
-			    m->width)
-				return 0; /* it faults */
-			done->wval[0] = v;
-		}
-	}
-	th->regs.rip += in->len;
-	t->regs_dirty = true;
-	t->st.emulated++;
-	return 1;
-}
-
 /* A plain memory event under tso/pso: through the store buffer. */
 static int exec_tso(struct tracer *t, struct lthread *th,
 		    struct tr_event *done)
 {
-	struct tso_mem m = { t, mem_read, mem_write, mem_exec, store_tag };
+	struct tso_mem m = { t, mem_read, mem_write, mem_exec, tr_store_tag };
 	struct tso_store st[DEC_MAX_MEM];
 	struct tso_fwd fwd[DEC_MAX_MEM];
 	int nst;
@@ -1377,19 +1344,18 @@ static int perform(struct tracer *t, struct lthread *th,
 {
 	if (ev->kind == EV_ATOMIC)
 		return section_begin(t, th, ev);
-	if (ev->region == RG_LIB) /* run_region lifts the hook: no step */
+	if (ev->region) /* run_region() lifts the hook: no step */
 		return region_begin(t, th, ev);
-	if (ev->region)
-		return region_begin(t, th, ev) < 0 ? -1 : tr_exec_insn(t);
 	if (ev->sysno >= 0)
 		return sys_perform(t, th, ev);
 	if (ev->kind == EV_NONDET)
 		return vf_nondet(t, th, ev);
-	if (ev->kind == EV_MEM) { /* a plain mov: without a single step */
-		int r = emulate_mov(t, th, ev, t->opts.tso && !direct);
-		if (r)
-			return r < 0 ? -1 : 0;
-	}
+	/* movs, locked and plain read-modify-writes, pause, mfence: without
+	 * a single step (emulate.h) */
+	int r = tr_emulate(t, th, ev, t->opts.tso && ev->kind == EV_MEM &&
+					      !direct);
+	if (r)
+		return r < 0 ? -1 : 0;
 	if (t->opts.tso && ev->kind == EV_MEM && !direct)
 		return exec_tso(t, th, ev);
 	if (ev->kind == EV_MEM || ev->kind == EV_RMW)
@@ -1622,10 +1588,15 @@ int tracer_assume_fence(struct tracer *t, uint64_t pc, uint64_t func)
 /* ---- one live thread: native execution ---- */
 
 static const int traced_syscalls[] = {
-	SYS_clone, SYS_clone3, SYS_fork, SYS_vfork, SYS_execve, SYS_execveat,
-	SYS_write, SYS_writev, SYS_set_tid_address, SYS_rseq, SYS_futex,
+	SYS_clone, SYS_fork, SYS_vfork, SYS_execve, SYS_execveat,
+	SYS_write, SYS_writev, SYS_set_tid_address, SYS_futex,
 	SYS_exit, SYS_gettid, SYS_getpid, SYS_tgkill, SYS_tkill, SYS_kill,
 };
+
+/* Answered ENOSYS by the filter itself, without a stop (sys.c answers
+ * them alike when it sees them first): glibc then creates threads with
+ * clone, and runs without rseq. */
+static const int enosys_syscalls[] = { SYS_clone3, SYS_rseq };
 
 static int live_threads(const struct tracer *t)
 {
@@ -1829,12 +1800,15 @@ int tracer_start(struct tracer *t, char *const argv[])
 {
 	static char *env[] = { "GLIBC_TUNABLES=glibc.pthread.rseq=0",
 			       "LD_BIND_NOW=1", NULL };
-	enum { NT = sizeof traced_syscalls / sizeof traced_syscalls[0] };
+	enum { NT = sizeof traced_syscalls / sizeof traced_syscalls[0],
+	       NE = sizeof enosys_syscalls / sizeof enosys_syscalls[0] };
 	int nrs[NT + 16];
 	struct proc_launch_opts lo = {
 		.cpu = t->opts.cpu,
 		.trace_nrs = nrs,
 		.ntrace_nrs = NT + det_ntraced_syscalls,
+		.enosys_nrs = enosys_syscalls,
+		.nenosys_nrs = NE,
 		.envp_extra = env,
 		.trap_tsc = true,
 	};

@@ -295,7 +295,8 @@ struct tracer_stats {
 		snapshots, checkpoints;
 	uint64_t sanity_checked, sanity_mismatches; /* --sanity */
 	uint64_t awaits;     /* spin loops turned into waits */
-	uint64_t emulated;   /* plain movs performed without a single step */
+	uint64_t emulated;   /* events performed without a single step
+			      * (emulate.h) */
 	uint64_t pso_shared; /* pso stores put in a shared FIFO: out of
 			      * update threads */
 };

@@ -55,6 +55,8 @@ struct bp {
 	uint64_t addr;
 	uint8_t orig;
 	uint8_t hook; /* enum tr_hook, 0 for a plain stop point */
+	bool region_hit; /* a region ran into it: lifted before regions
+			  * run (tracer.c, prelift()) */
 };
 
 struct output {
@@ -108,7 +110,7 @@ struct tracer {
 	 * nobody is left to end is a livelock (await.c).  The period
 	 * doubles after each probe. */
 	unsigned probe_seconds, probe_events;
-	bool no_emulate;         /* X86SMC_NO_EMULATE: single-step movs too */
+	bool no_emulate;         /* X86SMC_NO_EMULATE: step every event */
 	unsigned long nsteps, nconts; /* single steps, runs to a stop */
 };
 
@@ -120,6 +122,22 @@ void tr_end_internal(struct tracer *t, const char *what);
 void tr_end_unsupported(struct tracer *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int tr_exec_insn(struct tracer *t);
+/* The buffer (slot) a store of the current thread to [addr, addr+size)
+ * goes to (struct tso_mem's tag); < 0: none (the execution ended). */
+int tr_store_tag(void *tracer, uint64_t addr, uint64_t size);
+
+/* emulate.c — perform the pending event ev of the current thread th
+ * without a single step when its instruction allows (emulate.h: plain
+ * movs, struct dec_alu instructions, pause, mfence); buffered: a plain
+ * access under tso/pso (loads forwarded, stores buffered).  Off under
+ * --sanity and X86SMC_NO_EMULATE.  Returns 1 if performed, 0 if the
+ * caller must execute it, -1 on failure. */
+int tr_emulate(struct tracer *t, struct lthread *th, struct tr_event *ev,
+	       bool buffered);
+/* The same for a local instruction of the current thread th (no event:
+ * its one memory operand is private), where it would be single-stepped:
+ * a stop point the walk could not see past (a loop back to it). */
+int tr_emulate_local(struct tracer *t, struct lthread *th);
 int tr_handle_stop_signal(struct tracer *t, const struct proc_stop *st);
 struct lthread *tr_new_thread(struct tracer *t);
 

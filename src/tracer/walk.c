@@ -20,10 +20,21 @@
  * the walk are resolved with a small shadow call stack; jmp/call through a
  * RIP-relative pointer (PLT -> GOT) are followed by reading the pointer
  * (the target runs with LD_BIND_NOW, so GOT entries do not change).
+ *
+ * Every instruction of a walked path is silent, so every byte it writes
+ * has a known address: the path keeps the range they lie in.  Memory the
+ * walk proved private and the path did not write holds now what the
+ * thread will read there (nobody else runs until it stops), which
+ * resolves two more things without stopping (issue 8): a ret whose call
+ * the walk did not see returns to the address in the stack now
+ * (stack_ret), and a 4- or 8-byte load of such memory gives a known
+ * register (known_load: glibc's "mov rax, fs:[0x10]", its thread
+ * descriptor, and the accesses through it).
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracer/emulate.h"
 #include "tracer/log.h"
 #include "tracer/tracer_priv.h"
 
@@ -31,9 +42,11 @@
 #define WALK_PATHS 256  /* pending paths */
 #define WALK_RETS 8     /* shadow call stack depth */
 #define UNKNOWN 127
+#define CONST 16 /* a known value: off */
 
 struct absreg {
-	int8_t reg; /* value = start value of GPR reg + off; UNKNOWN */
+	int8_t reg; /* value = start value of GPR reg + off; CONST: off;
+		     * UNKNOWN */
 	int64_t off;
 };
 
@@ -42,6 +55,7 @@ struct path {
 	struct absreg r[16];
 	uint64_t ret[WALK_RETS];
 	int8_t nret; /* -1: unknown return addresses below */
+	uint64_t wlo, whi; /* the memory the path wrote lies in [wlo, whi) */
 };
 
 #define SEEN_CAP 2048 /* > WALK_BUDGET, power of two */
@@ -67,6 +81,19 @@ struct walk {
 	bool start_needs_step;
 };
 
+/* Widen [*lo, *hi) to cover [lo2, hi2) (an empty range: lo >= hi).
+ * Returns true if it grew. */
+static bool cover(uint64_t *lo, uint64_t *hi, uint64_t lo2, uint64_t hi2)
+{
+	if (lo2 >= hi2 || (*lo < *hi && lo2 >= *lo && hi2 <= *hi))
+		return false;
+	if (*lo >= *hi || lo2 < *lo)
+		*lo = lo2;
+	if (hi2 > *hi)
+		*hi = hi2;
+	return true;
+}
+
 /* Meet of two path states: what differs becomes unknown.  Returns true if
  * *into changed. */
 static bool meet(struct path *into, const struct path *p)
@@ -88,6 +115,8 @@ static bool meet(struct path *into, const struct path *p)
 		into->nret = -1;
 		changed = true;
 	}
+	if (cover(&into->wlo, &into->whi, p->wlo, p->whi))
+		changed = true;
 	return changed;
 }
 
@@ -126,7 +155,8 @@ static bool value(const struct walk *w, const struct path *p, int reg,
 	}
 	if (reg < 0 || reg >= 16 || p->r[reg].reg == UNKNOWN)
 		return false;
-	*v = w->start.gpr[p->r[reg].reg] + (uint64_t)p->r[reg].off;
+	*v = (p->r[reg].reg == CONST ? 0 : w->start.gpr[p->r[reg].reg]) +
+	     (uint64_t)p->r[reg].off;
 	return true;
 }
 
@@ -169,8 +199,9 @@ static bool always_stops(const struct dec_insn *in)
 	}
 }
 
-/* Can the walk prove that in, executed on path p, is not an event? */
-static bool provably_silent(struct walk *w, const struct path *p,
+/* Can the walk prove that in, executed on path p, is not an event?  The
+ * memory it writes is added to p's written range. */
+static bool provably_silent(struct walk *w, struct path *p,
 			    const struct dec_insn *in)
 {
 	if (always_stops(in))
@@ -187,7 +218,54 @@ static bool provably_silent(struct walk *w, const struct path *p,
 		a.kind = m->kind;
 		if (!tr_private(w->t, w->th, &a))
 			return false;
+		if (a.rw & DEC_WRITE)
+			cover(&p->wlo, &p->whi, a.addr, a.addr + a.size);
 	}
+	return true;
+}
+
+/* May path p have written a byte of [addr, addr + size)? */
+static bool written(const struct path *p, uint64_t addr, uint64_t size)
+{
+	return p->wlo < p->whi && addr < p->whi && addr + size > p->wlo;
+}
+
+/* Where a ret on path p returns when the walk did not see the call: the
+ * return address in the thread's stack now, if rsp is known and no
+ * instruction of the path may have written that slot (every write of a
+ * walked path has a known address: it is in p's written range).  Nothing
+ * else writes the slot before the thread gets there: it is private.
+ * 0 if unknown. */
+static uint64_t stack_ret(struct walk *w, const struct path *p)
+{
+	uint64_t slot, to = 0;
+
+	if (!value(w, p, DEC_RSP, &slot) || written(p, slot, 8) ||
+	    proc_read(&w->t->proc, slot, &to, 8) != 8)
+		return 0;
+	return to;
+}
+
+/* A load of a 4- or 8-byte register (mov, movzx, movsx, movsxd) from
+ * memory the walk proved private (or read-only): the value is in memory
+ * now, unless the path wrote it (p's written range), and nothing else
+ * writes it before the thread gets there.  This is how the walk follows
+ * glibc's "mov rax, fs:[0x10]" (the thread's descriptor) into
+ * [rax + 0x308].  Returns true with the register's value in *v. */
+static bool known_load(struct walk *w, const struct path *p,
+		       const struct dec_insn *in, uint64_t *v)
+{
+	const struct dec_mov *m = &in->mov;
+	struct emu_state s = { .mem = 0 };
+	uint64_t addr;
+
+	if (!m->ok || !m->load || (m->reg_width != 4 && m->reg_width != 8) ||
+	    in->nmem != 1 || !address(w, p, in, &in->mem[0], &addr) ||
+	    written(p, addr, m->width) ||
+	    proc_read(&w->t->proc, addr, &s.mem, m->width) != m->width ||
+	    emu_mov(m, &s) != 0)
+		return false;
+	*v = s.gpr[m->reg]; /* a 4- or 8-byte write sets all 64 bits */
 	return true;
 }
 
@@ -244,8 +322,10 @@ static uint64_t got_target(struct walk *w, const struct dec_insn *in)
 	return ptr;
 }
 
-/* Successors of in on path p; false if in must be a stop point. */
-static bool follow(struct walk *w, struct path *p, const struct dec_insn *in)
+/* Successors of in on path p; false if in must be a stop point.  ret_to:
+ * where a ret goes when the walk did not see its call (0: unknown). */
+static bool follow(struct walk *w, struct path *p, const struct dec_insn *in,
+		   uint64_t ret_to)
 {
 	uint64_t next = in->pc + in->len, to;
 
@@ -278,9 +358,15 @@ static bool follow(struct walk *w, struct path *p, const struct dec_insn *in)
 		push_path(w, p, to);
 		return true;
 	case DEC_FLOW_RET:
-		if (p->nret <= 0)
+		if (p->nret > 0)
+			to = p->ret[--p->nret];
+		else if (p->nret == 0)
+			to = ret_to;
+		else
+			to = 0;
+		if (!to)
 			return false;
-		push_path(w, p, p->ret[--p->nret]);
+		push_path(w, p, to);
 		return true;
 	default:
 		return false;
@@ -292,6 +378,7 @@ static void walk_one(struct walk *w, struct path *p)
 {
 	const struct dec_insn *in;
 	bool at_start = p->pc == w->start_pc;
+	uint64_t ret_to = 0, loaded;
 
 	if (!at_start && bp_find(w->t, p->pc))
 		return; /* already a stop point */
@@ -301,8 +388,15 @@ static void walk_one(struct walk *w, struct path *p)
 	    !provably_silent(w, p, in)) {
 		goto stop;
 	}
-	apply(p, in);
-	if (!follow(w, p, in))
+	if (in->flow == DEC_FLOW_RET && p->nret == 0)
+		ret_to = stack_ret(w, p); /* rsp before the ret */
+	if (known_load(w, p, in, &loaded)) {
+		apply(p, in);
+		p->r[in->mov.reg] = (struct absreg){ CONST, (int64_t)loaded };
+	} else {
+		apply(p, in);
+	}
+	if (!follow(w, p, in, ret_to))
 		goto stop;
 	return;
 stop:
