@@ -406,6 +406,26 @@ static int emulate_alu(struct tracer *t, struct lthread *th,
 	return 1;
 }
 
+/* Perform in, a mov or else an ALU instruction (r: the result of
+ * decoding it as a pause or mfence instead, -1 to try both), and move th
+ * past it.  1 performed, 0 not emulated (step it), -1 failure. */
+static int perform(struct tracer *t, struct lthread *th,
+		   const struct dec_insn *in, struct tr_event *ev,
+		   bool buffered, int r)
+{
+	if (r < 0) {
+		r = emulate_mov(t, th, in, ev, buffered);
+		if (r == 0)
+			r = emulate_alu(t, th, in, ev, buffered);
+	}
+	if (r <= 0)
+		return r;
+	th->regs.rip += in->len;
+	t->regs_dirty = true;
+	t->st.emulated++;
+	return 1;
+}
+
 int tr_emulate(struct tracer *t, struct lthread *th, struct tr_event *ev,
 	       bool buffered)
 {
@@ -423,19 +443,12 @@ int tr_emulate(struct tracer *t, struct lthread *th, struct tr_event *ev,
 		break;
 	case DEC_PLAIN:
 	case DEC_LOCKED_RMW:
-		r = emulate_mov(t, th, in, ev, buffered);
-		if (r == 0)
-			r = emulate_alu(t, th, in, ev, buffered);
+		r = -1;
 		break;
 	default:
 		break;
 	}
-	if (r <= 0)
-		return r;
-	th->regs.rip += in->len;
-	t->regs_dirty = true;
-	t->st.emulated++;
-	return 1;
+	return perform(t, th, in, ev, buffered, r);
 }
 
 int tr_emulate_local(struct tracer *t, struct lthread *th)
@@ -443,7 +456,6 @@ int tr_emulate_local(struct tracer *t, struct lthread *th)
 	const struct dec_insn *in = dcache_get(t->dc, th->regs.rip);
 	struct tr_event ev = { .kind = EV_MEM, .nacc = 1, .sysno = -1 };
 	struct dec_regs dr;
-	int r;
 
 	if (!in || in->cls != DEC_PLAIN || t->opts.sanity || t->no_emulate ||
 	    (!in->mov.ok && in->alu.op == DEC_ALU_NONE))
@@ -452,13 +464,5 @@ int tr_emulate_local(struct tracer *t, struct lthread *th)
 	if (dec_accesses(in, &dr, ev.acc, DEC_MAX_MEM) != 1)
 		return 0;
 	/* private memory: read and written directly, never buffered */
-	r = emulate_mov(t, th, in, &ev, false);
-	if (r == 0)
-		r = emulate_alu(t, th, in, &ev, false);
-	if (r <= 0)
-		return r;
-	th->regs.rip += in->len;
-	t->regs_dirty = true;
-	t->st.emulated++;
-	return 1;
+	return perform(t, th, in, &ev, false, -1);
 }
