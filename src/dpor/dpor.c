@@ -963,6 +963,8 @@ unsigned dpor_take_races(struct dpor *d, struct dpor_race *out,
 {
 	unsigned n = d->nout < max ? d->nout : max;
 
+	if (!n)
+		return 0;
 	memcpy(out, d->out, n * sizeof *out);
 	memmove(d->out, d->out + n, (d->nout - n) * sizeof *out);
 	d->nout -= n;

@@ -28,9 +28,11 @@
 #include "tracer/tracer.h"
 
 /* Checkpoints (docs/PERFORMANCE.md, "Snapshot policy"): a fork of the
- * target every CP_GAP events along the current path, at most CP_MAX
- * alive; an execution continues from the deepest one within its
- * replayed prefix instead of replaying the prefix from the start. */
+ * target along the current path, CP_GAP events after the last one plus a
+ * quarter of its depth (so a very long execution takes a few dozen, not
+ * one per CP_GAP events), at most CP_MAX alive; an execution continues
+ * from the deepest one within its replayed prefix instead of replaying
+ * the prefix from the start. */
 #define CP_GAP 24
 #define CP_MAX 32
 #define PCT_MAX_DEPTH 8 /* bug depth d: d - 1 priority change points */
@@ -647,14 +649,16 @@ static int choose_value(struct explorer *x, unsigned k, int tid)
 	return 0;
 }
 
-/* Take a checkpoint at point k if the last one is CP_GAP events back
- * (when CP_MAX are alive, the one closest to its predecessor goes). */
+/* Take a checkpoint at point k if the last one is far enough back (when
+ * CP_MAX are alive, the one closest to its predecessor goes).  Not while
+ * stopping: an interrupted fork would leave the target half done. */
 static void checkpoint(struct explorer *x, unsigned k)
 {
 	unsigned last = x->ncp ? x->cp[x->ncp - 1].depth : 0;
 	struct tr_checkpoint *c;
 
-	if (!x->use_cps || k < last + CP_GAP)
+	if (!x->use_cps || k < last + CP_GAP + last / 4 ||
+	    proc_interrupted() || (x->abort && *x->abort))
 		return;
 	if (x->ncp == CP_MAX) {
 		int drop = 0;
@@ -1290,6 +1294,8 @@ int explore(const struct options *o, struct results *res)
 		unsigned long n = res->executions + res->blocked_executions +
 				  res->assume_blocked;
 		enum exec_result r = run(&x, n, &err);
+		if (r == EXEC_FAILED && proc_interrupted())
+			r = EXEC_INTERRUPTED; /* a ptrace call cut short */
 		if (r == EXEC_FAILED) {
 			failed = true;
 			break;

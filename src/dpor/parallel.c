@@ -95,7 +95,7 @@ struct buf {
 
 static void put(struct buf *b, const void *v, size_t n)
 {
-	if (b->bad)
+	if (b->bad || !n)
 		return;
 	if (b->n + n > b->cap) {
 		size_t cap = b->cap ? b->cap : 256;
@@ -590,6 +590,8 @@ static void execute(struct worker *k, struct task *t)
 	enum exec_result r = explorer_run(k->x, d, i, &err);
 	if (!t)
 		dpor_free(d);
+	if (r == EXEC_FAILED && (proc_interrupted() || k->sh->stop))
+		r = EXEC_INTERRUPTED; /* a ptrace call cut short */
 	if (r == EXEC_FAILED) {
 		struct buf b = { 0 };
 		put_str(&b, explorer_why(k->x));
@@ -1209,12 +1211,31 @@ collect:
 		if (!c.w[i].pid)
 			c.w[i].gone = true;
 	}
+	/* a worker stuck in a system call gets 3 s, then is killed (its
+	 * target and checkpoints die with it: PTRACE_O_EXITKILL) */
+	double deadline = now() + 3;
 	for (;;) {
 		bool waiting = false;
 		for (int i = 0; i < c.n; i++)
 			waiting |= !c.w[i].gone && !c.w[i].has_results;
 		if (!waiting)
 			break;
+		if (now() > deadline) {
+			for (int i = 0; i < c.n; i++)
+				if (!c.w[i].gone && !c.w[i].has_results) {
+					kill(c.w[i].pid, SIGKILL);
+					c.w[i].gone = true;
+				}
+			if (po->interrupted)
+				fprintf(stderr, "x86smc: a --jobs worker did "
+					"not stop within 3 s: killed, its "
+					"results are lost\n");
+			else
+				fail(&c, "a --jobs worker did not answer: "
+					 "killed");
+			po->complete = false;
+			break;
+		}
 		for (int i = 0; i < c.n; i++)
 			flush_out(&c.w[i]);
 		coord_poll(&c, 100);

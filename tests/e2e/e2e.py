@@ -1114,7 +1114,13 @@ class InterruptCase(Case):
             return None  # exited before the signal: judged from its status
         except subprocess.TimeoutExpired:
             pass
+        # the target may take a moment more to appear (--jobs: a worker
+        # starts it; a loaded machine): look for it for up to 5 s
+        deadline = time.time() + 5
         self.target_seen = self.find_target(p.pid, binary)
+        while not self.target_seen and time.time() < deadline and p.poll() is None:
+            time.sleep(0.1)
+            self.target_seen = self.find_target(p.pid, binary)
         sent = time.time()
         if self.group:
             os.killpg(p.pid, self.sig)
@@ -1149,7 +1155,7 @@ class InterruptCase(Case):
         signame = signal.Signals(self.sig).name
         if not self.target_seen:
             return "FAIL", "no process running %s under x86smc after %.0f s" % (
-                self.s.binary("O0"), self.DELAY)
+                self.s.binary("O0"), self.DELAY + 5)
         if r.rc != self.want_rc:
             return "FAIL", "exit status after %s: %s, want %s" % (
                 signame, status_name(r.rc), status_name(self.want_rc))
