@@ -838,7 +838,7 @@ static void get(const uint8_t **p, void *v, size_t n)
  * node's sleepers (tid, done, event). */
 #define NODE_BYTES (3 * 8 + 4 + 2 + 2 + 4)
 
-size_t dpor_steal(struct dpor *d, void **blob, unsigned *depth, int *tid)
+size_t dpor_steal(struct dpor *d, void **blob, int *tid)
 {
 	unsigned k;
 	uint64_t cand = 0;
@@ -891,7 +891,6 @@ size_t dpor_steal(struct dpor *d, void **blob, unsigned *depth, int *tid)
 	n->stolen |= 1ull << t;
 	n->noev |= 1ull << t;
 	*blob = b;
-	*depth = k;
 	*tid = t;
 	return (size_t)(p - b);
 }

@@ -71,9 +71,9 @@ enum { DPOR_DONE, DPOR_NEXT, DPOR_WAIT };
 int dpor_next_task(struct dpor *d);
 
 /* Give away the unexplored branch nearest the root: a blob for
- * dpor_load(), its depth and thread; 0 if there is none (*blob NULL,
- * else malloc'd). */
-size_t dpor_steal(struct dpor *d, void **blob, unsigned *depth, int *tid);
+ * dpor_load() (the new tree's floor - 1 is its depth) and its thread;
+ * 0 if there is none (*blob NULL, else malloc'd). */
+size_t dpor_steal(struct dpor *d, void **blob, int *tid);
 struct dpor *dpor_load(const void *blob, size_t len);
 unsigned dpor_floor(const struct dpor *d);
 

@@ -805,7 +805,6 @@ static void drop_checkpoints(struct explorer *x)
 	unsigned prefix = x->dpor ? dpor_prefix(x->dpor) : 0;
 
 	while (x->ncp && (!x->dpor || x->cp_tree != dpor_serial(x->dpor) ||
-			  x->replay.s ||
 			  x->cp[x->ncp - 1].depth > prefix))
 		tracer_checkpoint_free(x->t, x->cp[--x->ncp].c);
 }

@@ -324,7 +324,7 @@ static bool split(struct worker *k, bool waiting_only, uint64_t *id,
 {
 	struct task *best = NULL;
 	void *blob = NULL;
-	unsigned depth, floor = 0;
+	unsigned floor = 0;
 	int tid;
 	size_t n = 0;
 
@@ -344,7 +344,7 @@ static bool split(struct worker *k, bool waiting_only, uint64_t *id,
 			return false;
 		best = next;
 		floor = dpor_floor(best->d);
-		n = dpor_steal(best->d, &blob, &depth, &tid);
+		n = dpor_steal(best->d, &blob, &tid);
 		if (n)
 			break;
 	}
@@ -360,7 +360,6 @@ static bool split(struct worker *k, bool waiting_only, uint64_t *id,
 	put32(item, (uint32_t)tid);
 	put(item, blob, n);
 	free(blob);
-	(void)depth;
 	return !item->bad;
 }
 
@@ -1037,7 +1036,6 @@ static void merge(struct coord *c, struct buf *b)
 {
 	struct results *r = c->res;
 	uint64_t n[12];
-	size_t first = r->nerrors;
 	bool lead = false; /* this worker's errors[0] is the reported one */
 
 	get(b, n, sizeof n);
@@ -1112,7 +1110,6 @@ static void merge(struct coord *c, struct buf *b)
 	}
 	for (uint64_t i = get64(b); i > 0 && !b->bad; i--)
 		hashset_add(c->hs, get64(b));
-	(void)first;
 }
 
 static int spawn(struct coord *c, const struct options *wo)

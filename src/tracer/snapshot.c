@@ -16,15 +16,11 @@
 #include "tracer/log.h"
 #include "tracer/tracer_priv.h"
 
+/* The state when control started: every execution continues from a
+ * fork of it (or of a later checkpoint). */
 struct tr_snapshot {
-	struct proc proc;       /* the stopped copy */
-	uint64_t syscall_pc;    /* where clone is injected */
-	struct lthread th[TR_MAX_THREADS];
-	int nthreads, cur;
-	bool native;
-	uint64_t wait_seq, next_start_routine;
-	uint64_t clock_ns;       /* the virtual clock (determ.h) */
-	struct output out[3];
+	uint64_t syscall_pc;        /* where clone is injected */
+	struct tr_checkpoint *base; /* not in the tracer's list */
 };
 
 struct tr_checkpoint {
@@ -32,6 +28,7 @@ struct tr_checkpoint {
 	struct proc proc;           /* the stopped copy */
 	struct lthread th[TR_MAX_THREADS];
 	int nthreads, cur;
+	bool native;
 	uint64_t wait_seq, next_start_routine, clock_ns;
 	int64_t next_value;
 	struct output out[3];
@@ -43,6 +40,8 @@ struct tr_checkpoint {
 	unsigned long steps;
 };
 
+/* dst[0..n) become copies of src[0..n), XSTATE and store buffers
+ * included (dst's own buffers must be freed first). */
 static int copy_threads(struct lthread *dst, const struct lthread *src,
 			int n, size_t xsize)
 {
@@ -53,8 +52,19 @@ static int copy_threads(struct lthread *dst, const struct lthread *src,
 			return -1;
 		memcpy(x, src[i].xstate, xsize);
 		dst[i].xstate = x;
+		if (sb_copy(&dst[i].sb, &src[i].sb) < 0)
+			return -1;
 	}
 	return 0;
+}
+
+static void free_threads(struct lthread *th, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(th[i].xstate);
+		th[i].xstate = NULL;
+		sb_free(&th[i].sb);
+	}
 }
 
 static int copy_output(struct output *dst, const struct output *src)
@@ -116,185 +126,43 @@ static int put_int3(struct proc *p, uint64_t pc, bool rebp)
 	return !rebp || proc_write(p, pc, &int3, 1) == 1 ? 0 : -1;
 }
 
-int tracer_snapshot(struct tracer *t, uint64_t syscall_fn)
+static void cp_free(struct tr_checkpoint *c)
 {
-	struct tr_snapshot *s;
-	bool rebp;
-	pid_t pid;
-
-	if (t->snap || t->end.kind != END_NONE)
-		return -1;
-	s = calloc(1, sizeof *s);
-	if (!s)
-		return -1;
-	s->syscall_pc = find_syscall(t, syscall_fn);
-	if (!s->syscall_pc || tr_sync_regs(t) < 0 ||
-	    proc_getxstate(&t->proc, t->th[t->cur].xstate) < 0)
-		goto fail;
-	pid = fork_at(t, &t->proc, s->syscall_pc, &rebp);
-	if (pid < 0)
-		goto fail;
-	s->proc = t->proc;
-	s->proc.memfd = -1;
-	if (proc_attach_pid(&s->proc, pid) < 0 ||
-	    put_int3(&s->proc, s->syscall_pc, rebp) < 0 ||
-	    proc_setregs(&s->proc, &t->th[t->cur].regs) < 0 ||
-	    copy_threads(s->th, t->th, t->nthreads, t->proc.xsize) < 0 ||
-	    copy_output(s->out, t->out) < 0) {
-		proc_kill(&s->proc);
-		goto fail;
-	}
-	for (int i = 0; i < t->nthreads; i++)
-		s->th[i].sb = (struct sb){ 0 }; /* empty when control starts */
-	s->nthreads = t->nthreads;
-	s->cur = t->cur;
-	s->native = t->native;
-	s->wait_seq = t->wait_seq;
-	s->clock_ns = t->clock_ns;
-	s->next_start_routine = t->next_start_routine;
-	t->snap = s;
-	return 0;
-fail:
-	free(s);
-	return -1;
-}
-
-/* Forget the current execution's process and state; continue from a
- * fork of the snapshot. */
-int tracer_restore(struct tracer *t)
-{
-	struct tr_snapshot *s = t->snap;
-	bool rebp;
-	pid_t pid;
-
-	if (!s)
-		return -1;
-	proc_kill(&t->proc);
-	pid = fork_at(t, &s->proc, s->syscall_pc, &rebp);
-	if (pid < 0 || proc_attach_pid(&t->proc, pid) < 0 ||
-	    put_int3(&t->proc, s->syscall_pc, rebp) < 0)
-		return -1;
-	for (int i = 0; i < t->nthreads; i++)
-		sb_free(&t->th[i].sb); /* the snapshot's buffers are empty */
-	if (copy_threads(t->th, s->th, s->nthreads, t->proc.xsize) < 0 ||
-	    copy_output(t->out, s->out) < 0)
-		return -1;
-	for (int i = s->nthreads; i < t->nthreads; i++) {
-		free(t->th[i].xstate);
-		t->th[i].xstate = NULL;
-	}
-	t->nthreads = s->nthreads;
-	t->cur = s->cur;
-	t->native = s->native;
-	t->wait_seq = s->wait_seq;
-	t->clock_ns = s->clock_ns;
-	t->next_start_routine = s->next_start_routine;
-	memset(&t->end, 0, sizeof t->end);
-	t->steps = 0;
-	t->nslots = 0;
-	t->woken = 0;
-	t->new_escapes = 0;
-	t->regs_dirty = true; /* the fork returned into the injected clone */
-	t->st.snapshots++;
-	/* a snapshot taken in native mode (its one thread blocked before a
-	 * second existed) got every later stop point poked into it: native
-	 * mode runs with them lifted */
-	if (t->native)
-		bp_lift_plain(t, true);
-	return tr_sync_regs(t);
-}
-
-/* End the current execution's process (the snapshot stays). */
-void tracer_finish(struct tracer *t)
-{
-	proc_kill(&t->proc);
-}
-
-void tr_snapshot_free(struct tracer *t)
-{
-	struct tr_snapshot *s = t->snap;
-
-	while (t->cps)
-		tracer_checkpoint_free(t, t->cps);
-	if (!s)
-		return;
-	proc_kill(&s->proc);
-	for (int i = 0; i < s->nthreads; i++)
-		free(s->th[i].xstate);
+	proc_kill(&c->proc);
+	free_threads(c->th, c->nthreads);
 	for (int fd = 1; fd <= 2; fd++)
-		free(s->out[fd].buf);
-	free(s);
-	t->snap = NULL;
+		free(c->out[fd].buf);
+	free(c);
 }
 
-/* A breakpoint inserted now is written into the snapshot too, so that
- * later executions start with it. */
-void tr_snapshot_poke(struct tracer *t, uint64_t addr, uint8_t byte)
+/* A stopped fork of the current process at an instruction boundary (the
+ * clone injected at pc), with a copy of the tracer's per-execution
+ * state. */
+static struct tr_checkpoint *capture(struct tracer *t, uint64_t pc)
 {
-	if (t->snap)
-		proc_write(&t->snap->proc, addr, &byte, 1);
-	for (struct tr_checkpoint *c = t->cps; c; c = c->next)
-		proc_write(&c->proc, addr, &byte, 1);
-}
-
-/* ---- checkpoints ---- */
-
-
-/* dst[0..n) become copies of src[0..n), store buffers included (dst's
- * own buffers must be freed first). */
-static int copy_threads_deep(struct lthread *dst, const struct lthread *src,
-			     int n, size_t xsize)
-{
-	if (copy_threads(dst, src, n, xsize) < 0)
-		return -1;
-	for (int i = 0; i < n; i++)
-		if (sb_copy(&dst[i].sb, &src[i].sb) < 0)
-			return -1;
-	return 0;
-}
-
-static void free_threads(struct lthread *th, int n)
-{
-	for (int i = 0; i < n; i++) {
-		free(th[i].xstate);
-		th[i].xstate = NULL;
-		sb_free(&th[i].sb);
-	}
-}
-
-struct tr_checkpoint *tracer_checkpoint(struct tracer *t)
-{
-	struct tr_checkpoint *c;
+	struct tr_checkpoint *c = calloc(1, sizeof *c);
 	bool rebp;
 	pid_t pid;
 
-	if (!t->snap || t->native || t->end.kind != END_NONE ||
-	    tracer_exclusive(t) >= 0 || t->in_step)
-		return NULL;
-	c = calloc(1, sizeof *c);
 	if (!c)
 		return NULL;
-	if (tr_sync_regs(t) < 0 ||
-	    proc_getxstate(&t->proc, t->th[t->cur].xstate) < 0)
-		goto fail;
-	pid = fork_at(t, &t->proc, t->snap->syscall_pc, &rebp);
-	if (pid < 0)
-		goto fail;
 	c->proc = t->proc;
+	c->proc.pid = 0;
 	c->proc.memfd = -1;
-	if (proc_attach_pid(&c->proc, pid) < 0 ||
-	    put_int3(&c->proc, t->snap->syscall_pc, rebp) < 0 ||
-	    proc_setregs(&c->proc, &t->th[t->cur].regs) < 0 ||
-	    copy_threads_deep(c->th, t->th, t->nthreads, t->proc.xsize) < 0 ||
-	    copy_output(c->out, t->out) < 0) {
-		proc_kill(&c->proc);
-		free_threads(c->th, t->nthreads);
-		for (int fd = 1; fd <= 2; fd++)
-			free(c->out[fd].buf);
-		goto fail;
-	}
 	c->nthreads = t->nthreads;
+	if (tr_sync_regs(t) < 0 ||
+	    proc_getxstate(&t->proc, t->th[t->cur].xstate) < 0 ||
+	    (pid = fork_at(t, &t->proc, pc, &rebp)) < 0 ||
+	    proc_attach_pid(&c->proc, pid) < 0 ||
+	    put_int3(&c->proc, pc, rebp) < 0 ||
+	    proc_setregs(&c->proc, &t->th[t->cur].regs) < 0 ||
+	    copy_threads(c->th, t->th, t->nthreads, t->proc.xsize) < 0 ||
+	    copy_output(c->out, t->out) < 0) {
+		cp_free(c);
+		return NULL;
+	}
 	c->cur = t->cur;
+	c->native = t->native;
 	c->wait_seq = t->wait_seq;
 	c->next_start_routine = t->next_start_routine;
 	c->clock_ns = t->clock_ns;
@@ -302,32 +170,25 @@ struct tr_checkpoint *tracer_checkpoint(struct tracer *t)
 	memcpy(c->slot, t->slot, sizeof c->slot);
 	c->nslots = t->nslots;
 	c->steps = t->steps;
-	c->next = t->cps;
-	t->cps = c;
-	t->st.checkpoints++;
 	return c;
-fail:
-	free(c);
-	return NULL;
 }
 
 /* Forget the current execution's process and state; continue from a
- * fork of checkpoint c. */
-int tracer_resume(struct tracer *t, const struct tr_checkpoint *c)
+ * fork of c. */
+static int apply(struct tracer *t, const struct tr_checkpoint *c,
+		 uint64_t pc)
 {
 	bool rebp;
 	pid_t pid;
 
-	if (!t->snap)
-		return -1;
 	proc_kill(&t->proc);
-	pid = fork_at(t, (struct proc *)&c->proc, t->snap->syscall_pc, &rebp);
+	pid = fork_at(t, (struct proc *)&c->proc, pc, &rebp);
 	if (pid < 0 || proc_attach_pid(&t->proc, pid) < 0 ||
-	    put_int3(&t->proc, t->snap->syscall_pc, rebp) < 0)
+	    put_int3(&t->proc, pc, rebp) < 0)
 		return -1;
 	for (int i = 0; i < t->nthreads; i++)
 		sb_free(&t->th[i].sb);
-	if (copy_threads_deep(t->th, c->th, c->nthreads, t->proc.xsize) < 0 ||
+	if (copy_threads(t->th, c->th, c->nthreads, t->proc.xsize) < 0 ||
 	    copy_output(t->out, c->out) < 0)
 		return -1;
 	for (int i = c->nthreads; i < t->nthreads; i++) {
@@ -336,7 +197,7 @@ int tracer_resume(struct tracer *t, const struct tr_checkpoint *c)
 	}
 	t->nthreads = c->nthreads;
 	t->cur = c->cur;
-	t->native = false;
+	t->native = c->native;
 	t->wait_seq = c->wait_seq;
 	t->clock_ns = c->clock_ns;
 	t->next_start_routine = c->next_start_routine;
@@ -348,9 +209,93 @@ int tracer_resume(struct tracer *t, const struct tr_checkpoint *c)
 	t->woken = 0;
 	t->new_escapes = 0;
 	t->maps.stale = true; /* it may have mapped less by then */
-	t->regs_dirty = true;
+	t->regs_dirty = true; /* the fork returned into the injected clone */
 	t->st.snapshots++;
+	/* a snapshot taken in native mode (its one thread blocked before a
+	 * second existed) got every later stop point poked into it: native
+	 * mode runs with them lifted */
+	if (t->native)
+		bp_lift_plain(t, true);
 	return tr_sync_regs(t);
+}
+
+int tracer_snapshot(struct tracer *t, uint64_t syscall_fn)
+{
+	struct tr_snapshot *s;
+
+	if (t->snap || t->end.kind != END_NONE)
+		return -1;
+	s = calloc(1, sizeof *s);
+	if (!s)
+		return -1;
+	s->syscall_pc = find_syscall(t, syscall_fn);
+	if (!s->syscall_pc || !(s->base = capture(t, s->syscall_pc))) {
+		free(s);
+		return -1;
+	}
+	/* an execution starts with no event and empty buffers */
+	s->base->steps = 0;
+	s->base->nslots = 0;
+	for (int i = 0; i < s->base->nthreads; i++)
+		sb_free(&s->base->th[i].sb);
+	t->snap = s;
+	return 0;
+}
+
+int tracer_restore(struct tracer *t)
+{
+	return t->snap ? apply(t, t->snap->base, t->snap->syscall_pc) : -1;
+}
+
+/* End the current execution's process (the snapshot stays). */
+void tracer_finish(struct tracer *t)
+{
+	proc_kill(&t->proc);
+}
+
+void tr_snapshot_free(struct tracer *t)
+{
+	while (t->cps)
+		tracer_checkpoint_free(t, t->cps);
+	if (!t->snap)
+		return;
+	cp_free(t->snap->base);
+	free(t->snap);
+	t->snap = NULL;
+}
+
+/* A breakpoint inserted now is written into the snapshot too, so that
+ * later executions start with it. */
+void tr_snapshot_poke(struct tracer *t, uint64_t addr, uint8_t byte)
+{
+	if (t->snap)
+		proc_write(&t->snap->base->proc, addr, &byte, 1);
+	for (struct tr_checkpoint *c = t->cps; c; c = c->next)
+		proc_write(&c->proc, addr, &byte, 1);
+}
+
+/* ---- checkpoints ---- */
+
+
+struct tr_checkpoint *tracer_checkpoint(struct tracer *t)
+{
+	struct tr_checkpoint *c;
+
+	if (!t->snap || t->native || t->end.kind != END_NONE ||
+	    tracer_exclusive(t) >= 0 || t->in_step)
+		return NULL;
+	c = capture(t, t->snap->syscall_pc);
+	if (!c)
+		return NULL;
+	c->next = t->cps;
+	t->cps = c;
+	t->st.checkpoints++;
+	return c;
+}
+
+int tracer_resume(struct tracer *t, const struct tr_checkpoint *c)
+{
+	return t->snap ? apply(t, c, t->snap->syscall_pc) : -1;
 }
 
 void tracer_checkpoint_free(struct tracer *t, struct tr_checkpoint *c)
@@ -360,9 +305,5 @@ void tracer_checkpoint_free(struct tracer *t, struct tr_checkpoint *c)
 			*p = c->next;
 			break;
 		}
-	proc_kill(&c->proc);
-	free_threads(c->th, c->nthreads);
-	for (int fd = 1; fd <= 2; fd++)
-		free(c->out[fd].buf);
-	free(c);
+	cp_free(c);
 }
