@@ -27,7 +27,8 @@ all: deps x86smc
 x86smc: $(OBJS)
 	$(CC) $(CFLAGS) $(XFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/%.o: %.c
+# (deps first: with -j the packages must be there before any compile)
+$(BUILD)/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(XFLAGS) $(SANFLAGS) -MMD -MP -c -o $@ $<
 
@@ -109,7 +110,7 @@ check: deps x86smc samples bad $(BUILD)/unit-tests $(BUILD)/decode-diff \
 	$(FUZZBIN)
 	sh tests/check.sh
 
-demo: deps x86smc samples
+demo: deps x86smc $(BUILD)/samples/dekker-O2 $(BUILD)/samples/dekker_fenced-O2
 	sh tests/demo.sh
 
 debug:

@@ -1,6 +1,6 @@
 #!/bin/sh
 # make check: unit tests (CUnit), the differential decoder test, 20 s of
-# fuzzing (tests/fuzz) and the end-to-end tests.  Exits non-zero if any
+# fuzzing (tests/fuzz), make demo and the end-to-end tests.  Exits non-zero if any
 # part fails; ends with one closing line "check: N passed, N failed".
 cd "$(dirname "$0")/.." || exit 2
 passed=0
@@ -19,6 +19,7 @@ part() {
 part unit ./build/unit-tests
 part decode-diff ./build/decode-diff build/samples/decode_mix-O0 build/samples/decode_mix-O2
 part fuzz sh tests/fuzz/run.sh 20
+part demo sh tests/demo.sh
 part e2e sh tests/e2e/run.sh
 echo "check: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -457,19 +457,13 @@ static bool add_backtrack(struct node *n, uint64_t init, int p)
 	return n->backtrack != old;
 }
 
-static void race(struct dpor *d, unsigned i, unsigned j)
+/* Add a reversal at node i (add_backtrack); a node of a --jobs prefix
+ * belongs to another task, which is told of it (dpor_take_races). */
+static void backtrack_at(struct dpor *d, unsigned i, uint64_t init, int p)
 {
-	struct node *ni = &d->nodes[i];
-	uint64_t init = initials(d, i, j) & ni->enabled;
-	int p = d->nodes[j].ev.tid;
-
-	pr_debug("race %u(T%d %#lx) - %u(T%d %#lx)", i, ni->ev.tid,
-		 (unsigned long)ni->ev.pc, j, p,
-		 (unsigned long)d->nodes[j].ev.pc);
-	if (d->exhaustive || !add_backtrack(ni, init, p) || i >= d->floor)
+	if (d->exhaustive || !add_backtrack(&d->nodes[i], init, p) ||
+	    i >= d->floor)
 		return;
-	/* a node of the prefix: its owner applies the same rule to its
-	 * own backtrack set (dpor_take_races) */
 	if (d->nout == d->capout) {
 		unsigned cap = d->capout ? 2 * d->capout : 16;
 		struct dpor_race *o = realloc(d->out, cap * sizeof *o);
@@ -479,6 +473,18 @@ static void race(struct dpor *d, unsigned i, unsigned j)
 		d->capout = cap;
 	}
 	d->out[d->nout++] = (struct dpor_race){ i, p, init };
+}
+
+static void race(struct dpor *d, unsigned i, unsigned j)
+{
+	struct node *ni = &d->nodes[i];
+	uint64_t init = initials(d, i, j) & ni->enabled;
+	int p = d->nodes[j].ev.tid;
+
+	pr_debug("race %u(T%d %#lx) - %u(T%d %#lx)", i, ni->ev.tid,
+		 (unsigned long)ni->ev.pc, j, p,
+		 (unsigned long)d->nodes[j].ev.pc);
+	backtrack_at(d, i, init, p);
 }
 
 static int vcq_push(struct vcq *q, const struct vc *c)
@@ -567,6 +573,31 @@ static int analyse(struct dpor *d, unsigned j)
 	for (unsigned k = 0; k < nr; k++)
 		race(d, d->cand[k], j);
 	return index_event(d, j);
+}
+
+bool dpor_covered(const struct dpor *d, int tid)
+{
+	struct vc c = d->last[tid];
+
+	vc_join(&c, &d->incoming[tid]);
+	for (int q = 0; q < MAXT; q++) {
+		/* a thread's own updates commute with its events */
+		bool own = q >= TR_AUX_BASE && d->owner[q - TR_AUX_BASE] == tid;
+		if (q != tid && !own && d->count[q] > c.c[q])
+			return false;
+	}
+	return true;
+}
+
+void dpor_ended(struct dpor *d, unsigned k)
+{
+	const struct node *n;
+
+	if (k >= d->n)
+		return;
+	n = &d->nodes[k];
+	for (uint64_t m = n->enabled & ~(1ull << n->chosen); m; m &= m - 1)
+		backtrack_at(d, k, m & -m, __builtin_ctzll(m));
 }
 
 /* ---- the tree ---- */

@@ -49,6 +49,21 @@ void dpor_retract(struct dpor *d, unsigned k);
 /* The event performed at point k (by the thread dpor_choose returned). */
 int dpor_executed(struct dpor *d, unsigned k, const struct tr_event *ev);
 
+/* Does every later event of thread tid happen after every event so far
+ * (its clock covers the last event of every other thread and buffer)?
+ * Then none of them can race with an earlier event, and the tracer may
+ * run tid without events once it is the only live thread. */
+bool dpor_covered(const struct dpor *d, int tid);
+
+/* The process ended after the event at point k (exit_group, a crash, an
+ * abort, reach_error) while other threads could still run: their pending
+ * events are disabled by it, so each conflicts with it.  Reversing those
+ * races (Source-DPOR, POPL'14 Alg. 1 lines 4-8, with notdep(k).e = e)
+ * puts each thread enabled at point k into its backtrack set: a thread
+ * that never ran, or a buffer never flushed, must get its turn before
+ * the end. */
+void dpor_ended(struct dpor *d, unsigned k);
+
 /* The event chosen at point k is a value choice (EV_NONDET) among
  * nvalues values: the index of the value to return.  The node explores
  * every index (dpor_next tries the next one before any other thread

@@ -679,6 +679,13 @@ static void checkpoint(struct explorer *x, unsigned k)
 	x->cp_tree = dpor_serial(x->dpor);
 }
 
+/* Did the execution end the way a program ends (its other threads, if
+ * any, cut short), rather than by being stuck or stopped by x86smc? */
+static bool ends_process(enum tr_end_kind k)
+{
+	return k == END_EXIT || k == END_SIGNAL || k == END_ERROR_CALL;
+}
+
 static enum exec_result step_loop(struct explorer *x)
 {
 	struct tr_event ev;
@@ -708,6 +715,8 @@ static enum exec_result step_loop(struct explorer *x)
 			x->cur = tid;
 			if (choose_value(x, k, tid) < 0)
 				return EXEC_FAILED;
+			tracer_allow_native(x->t,
+					    dpor_covered(x->dpor, tid));
 			tracer_step(x->t, tid, &ev);
 		}
 		if (ev.kind == EV_NONE) { /* it blocked before any event */
@@ -732,6 +741,8 @@ static enum exec_result step_loop(struct explorer *x)
 		if (x->show)
 			print_event(x, x->res->events, &ev);
 	}
+	if (k > 0 && ends_process(tracer_end(x->t)->kind))
+		dpor_ended(x->dpor, k - 1);
 	return EXEC_DONE;
 }
 
@@ -955,11 +966,18 @@ static void cover_note(struct explorer *x, bool complete, bool interrupted,
 			 "(a loop no await detection caught?): what they did "
 			 "next was NOT explored",
 			 r->max_steps_cut, r->executions, x->o->max_steps);
+	else if (r->nerrors && !interrupted && !x->o->keep_going)
+		snprintf(r->note, sizeof r->note,
+			 "stopped at the first error, in execution %lu: the "
+			 "rest was NOT explored (--keep-going explores it)",
+			 r->executions + r->blocked_executions +
+				 r->assume_blocked);
 	else
 		snprintf(r->note, sizeof r->note,
-			 "%s after %lu executions: NOT all interleavings "
+			 "%s after %lu execution%s: NOT all interleavings "
 			 "were explored",
-			 interrupted ? "interrupted" : "stopped", r->executions);
+			 interrupted ? "interrupted" : "stopped", r->executions,
+			 r->executions == 1 ? "" : "s");
 }
 
 /* The progress line: only on a terminal, at most four times a second;

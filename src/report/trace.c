@@ -897,8 +897,8 @@ char *trace_render(const struct trace_env *env, const struct trace_in *in)
 	}
 	choose_shown(&c);
 	thin_runs(&c);
-	fprintf(c.f, "trace (model %s, %zu steps, %d preemption%s%s):\n",
-		in->model, in->n, in->preemptions,
+	fprintf(c.f, "trace (model %s, %zu step%s, %d preemption%s%s):\n",
+		in->model, in->n, in->n == 1 ? "" : "s", in->preemptions,
 		in->preemptions == 1 ? "" : "s",
 		strcmp(in->model, "sc") ? "; Tn+ = store buffer of Tn" : "");
 	put_steps(&c);

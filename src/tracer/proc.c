@@ -163,10 +163,17 @@ static int install_filter(const int *nrs, int n, const int *enosys,
 /* In the child, between fork and exec.  Reports a failure to the parent
  * as an errno value on the CLOEXEC pipe. */
 static void __attribute__((noreturn))
-child(char *const argv[], const struct proc_launch_opts *o, int errfd)
+child(char *const argv[], const struct proc_launch_opts *o, int errfd,
+      pid_t tracer)
 {
 	int err;
 
+	/* until PTRACE_SEIZE (then PTRACE_O_EXITKILL), nothing else ties
+	 * this child to its tracer: die with it, even if it is already
+	 * gone (a --jobs worker killed at this moment) */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != tracer)
+		_exit(127);
 	setpgid(0, 0); /* a terminal's ^C is for x86smc, not the target */
 	personality(ADDR_NO_RANDOMIZE);
 	if (o->cpu >= 0)
@@ -266,13 +273,15 @@ int proc_launch(struct proc *p, char *const argv[],
 
 	memset(p, 0, sizeof *p);
 	p->memfd = -1;
+	pid_t me = getpid();
+
 	if (pipe2(pfd, O_CLOEXEC) < 0)
 		return -1;
 	p->pid = fork();
 	if (p->pid < 0)
 		return -1;
 	if (p->pid == 0)
-		child(argv, o, pfd[1]);
+		child(argv, o, pfd[1], me);
 	close(pfd[1]);
 	if (seize(p) < 0 || run_to_exec(p) < 0) {
 		ssize_t n = read(pfd[0], &err, sizeof err);

@@ -539,13 +539,17 @@ bool tr_private(struct tracer *t, const struct lthread *th,
 }
 
 /* A shared access inside another thread's private range makes that page
- * escaped (see tracer.h). */
+ * escaped (see tracer.h).  Exited threads count too: their accesses to
+ * it were no events, and the access may race with them (a pointer to a
+ * local published before the owner exited).  A range th reuses (glibc's
+ * stack cache) is th's own. */
 static void note_escape(struct tracer *t, const struct lthread *th,
 			const struct dec_access *a)
 {
 	for (int i = 0; i < t->nthreads; i++) {
 		const struct lthread *o = &t->th[i];
-		if (o == th || o->info.status == TS_EXITED)
+		if (o == th || (o->stack_lo == th->stack_lo &&
+				o->stack_hi == th->stack_hi))
 			continue;
 		if (in_range(o->stack_lo, o->stack_hi, a) ||
 		    in_range(o->tls_lo, o->tls_hi, a))
@@ -695,8 +699,14 @@ static int classify(struct tracer *t, struct lthread *th, struct tr_event *ev)
 	ev->tid = th->info.tid;
 	ev->pc = pc;
 	ev->sysno = -1;
-	if (b && b->hook == HOOK_ASSERT_FAIL)
+	if (b && b->hook == HOOK_ASSERT_FAIL) {
+		/* the assertion has failed: what glibc does next (format
+		 * the message, write it, abort) is no event worth exploring
+		 * and would only interleave with the other threads */
 		record_assert(t, th);
+		end_signal(t, SIGABRT, 0);
+		return -1;
+	}
 	int rg = vf_hook(t, th, b, ev);
 	if (rg)
 		return rg;
@@ -1401,7 +1411,8 @@ int tracer_step(struct tracer *t, int tid, struct tr_event *done)
 	    th->info.status == TS_RUNNABLE && th->need_advance) {
 		if (t->probe_events)
 			t->probe_events--; /* watched: see probe() */
-		else if (live_threads(t) == 1 && !t->native && !th->region)
+		else if (live_threads(t) == 1 && !t->native && !th->region &&
+			 t->native_ok)
 			enter_native(t);
 		t->in_step = true; /* an atomic section runs on in it */
 		r = advance(t);
@@ -1426,6 +1437,11 @@ out:
 	if (r < 0)
 		tr_end_internal(t, "stepping failed");
 	return t->end.kind != END_NONE ? 1 : 0;
+}
+
+void tracer_allow_native(struct tracer *t, bool ok)
+{
+	t->native_ok = ok;
 }
 
 int tracer_timeout_one(struct tracer *t)

@@ -267,6 +267,13 @@ const struct tr_thread_info *tracer_thread(struct tracer *t, int tid);
  * the execution ended (see tracer_end()). */
 int tracer_step(struct tracer *t, int tid, struct tr_event *done);
 
+/* May the thread of the next tracer_step() run natively (without
+ * events) once it is the only live thread?  Only when every later event
+ * of it happens after every event so far (dpor_covered): otherwise its
+ * accesses can race with events of threads that have exited, and those
+ * races must be seen.  Default: false. */
+void tracer_allow_native(struct tracer *t, bool ok);
+
 /* tso/pso: does thread tid have buffered stores? */
 bool tracer_buffered(const struct tracer *t, int tid);
 /* The buffers (slots) holding stores, bit s for slot s: the update

@@ -75,6 +75,8 @@ struct tracer {
 	bool regs_dirty;         /* th[cur].regs differs from the process */
 	bool native;             /* one live thread: it runs free, breakpoints
 				  * lifted, only the seccomp filter stops it */
+	bool native_ok;          /* the explorer allows native mode for the
+				  * thread it steps (tracer_allow_native) */
 	struct tr_end end;
 	struct output out[3];    /* [1] stdout, [2] stderr */
 	struct dcache *dc;

@@ -57,6 +57,7 @@ class Sample:
         self.path = path
         self.name = os.path.relpath(path, "samples")[:-2]
         self.expects = []  # [(model, verdict)] in file order
+        self.outcomes = {}  # model -> {(stdout, status)}: `// outcome` lines
         self.args = []
         self.opts = []
         self.problems = []
@@ -73,6 +74,16 @@ class Sample:
             self.problems.append('does not #include "common.h"')
 
     def _parse_line(self, lineno, line):
+        m = re.match(r"\s*//\s*outcome\s+([a-z ]+):\s*(exit \d+|signal SIG[A-Z0-9]+):\s?(.*)$", line)
+        if m:
+            for model in m.group(1).split():
+                if model not in MODELS:
+                    self.problems.append("line %d: unknown model %r" % (lineno, model))
+                    continue
+                stdout = m.group(3).rstrip("\n")
+                self.outcomes.setdefault(model, set()).add(
+                    (stdout + "\n" if stdout else "", m.group(2)))
+            return
         m = re.match(r"\s*//\s*(expect\s+\S+|args|x86smc)\s*:(.*)$", line)
         if not m:
             return
@@ -481,6 +492,36 @@ class VerdictCase(Case):
             return "PASS", None
         return "FAIL", "expected %s, got x86smc %s, errors %s" % (
             self.verdict, status_name(r.rc), r.kinds())
+
+
+class OutcomesCase(Case):
+    """A sample's `// outcome MODELS: STATUS: STDOUT` lines are the exact
+    set of outcomes of the program under each model (one line of output
+    per outcome, or none): dpor with --keep-going must complete and reach
+    exactly that set, no more, no fewer."""
+
+    def __init__(self, sample, model, opt):
+        super().__init__("outcomes/%s-%s/%s" % (sample.name, opt, model))
+        self.s, self.model, self.opt = sample, model, opt
+
+    def run(self, log):
+        binary = self.s.binary(self.opt)
+        missing = self.require(binary)
+        if missing:
+            return "FAIL", missing
+        opts = self.s.opts + ([] if "--keep-going" in self.s.opts else ["--keep-going"])
+        r = Run(self.model, opts, binary, self.s.args, log).run()
+        why = r.problem(self.model)
+        if why:
+            return "FAIL", why
+        if not r.json["complete"]:
+            return "FAIL", "not complete after %d executions" % r.json["executions"]
+        got = set((o["stdout"], o["status"]) for o in r.json["outcomes"])
+        want = self.s.outcomes[self.model]
+        if got != want:
+            return "FAIL", "missing %s, unexpected %s" % (
+                sorted(want - got), sorted(got - want))
+        return "PASS", None
 
 
 class ReplayCase(Case):
@@ -1317,6 +1358,8 @@ def build_cases(samples, pending, baseline):
         cases += [NativeCase(s, "O0"), NativeCase(s, "O2")]
     for s in samples.values():
         cases += [VerdictCase(s, m, v) for m, v in s.expects]
+        cases += [OutcomesCase(s, m, o) for m in sorted(s.outcomes)
+                  for o in ("O0", "O2")]
     for lineno, words in read_list("replay.txt", -1):
         s = samples.get(words[0])
         if s is None or len(words) < 4:
