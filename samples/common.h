@@ -6,6 +6,10 @@
  *   // expect tso: assertion
  *   // expect pso: assertion
  *
+ * Optional, the exact set of outcomes under some models, one line each:
+ *   // outcome sc tso: exit 0: LINE   stdout LINE + "\n" (several lines
+ *                                    joined by \n, or none), status
+ *                                    exit N or signal SIGNAME
  * Verdicts: ok, assertion, crash, deadlock, livelock, exit-code, verifier-error
  * (reach_error).  Optional lines:  // args: A B C   arguments to pass
  *                                 // x86smc: --opt  extra x86smc options

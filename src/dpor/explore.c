@@ -972,6 +972,12 @@ static void cover_note(struct explorer *x, bool complete, bool interrupted,
 			 "rest was NOT explored (--keep-going explores it)",
 			 r->executions + r->blocked_executions +
 				 r->assume_blocked);
+	else if (r->pso_shared)
+		snprintf(r->note, sizeof r->note,
+			 "pso: %lu stores to a thread's %s location shared a "
+			 "FIFO with another location: their reorderings were "
+			 "NOT explored", (unsigned long)r->pso_shared,
+			 "ninth or later");
 	else
 		snprintf(r->note, sizeof r->note,
 			 "%s after %lu execution%s: NOT all interleavings "
@@ -1360,6 +1366,8 @@ int explore(const struct options *o, struct results *res)
 done:
 	progress(&x, t0, true);
 	if (res->max_steps_cut) /* what those executions did next is unknown */
+		complete = x.bound_done = false;
+	if (res->pso_shared) /* reorderings of stores in a shared FIFO */
 		complete = x.bound_done = false;
 	res->complete = complete;
 	res->elapsed_s = now() - t0;

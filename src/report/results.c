@@ -387,11 +387,6 @@ void report_text(const struct results *r, FILE *f, bool outcomes)
 		fprintf(f, "  %lu more execution%s ended infeasible "
 			   "(assume-blocked: a __VERIFIER_assume failed)\n",
 			r->assume_blocked, r->assume_blocked == 1 ? "" : "s");
-	if (r->pso_shared)
-		fprintf(f, "  pso: %lu stores to a thread's %s location shared "
-			   "a FIFO with another location: their reorderings "
-			   "were not explored\n",
-			(unsigned long)r->pso_shared, "fifth or later");
 	if (r->sanity)
 		fprintf(f, "  sanity: %lu stepped instructions checked, %lu "
 			   "mismatches\n",

@@ -104,6 +104,12 @@ static void unblock(struct tracer *t, struct lthread *th, long result)
 	set_result(t, th, result);
 }
 
+void futex_interrupt(struct tracer *t, struct lthread *th)
+{
+	if (th->info.status == TS_BLOCKED && th->info.wait == TW_FUTEX)
+		unblock(t, th, -EINTR);
+}
+
 /* Waiters of addr of the given kind, oldest first. */
 static struct lthread *oldest(struct tracer *t, uint64_t addr, bool pi,
 			      uint32_t bitset)

@@ -5,9 +5,9 @@
  * shared accesses its instructions made.  It runs like any code (stop
  * points, walks, single steps), but each visible event inside it is
  * performed on the spot instead of being handed to the explorer, and its
- * accesses are merged into the section's (at most DEC_MAX_MEM ranges:
- * when there are more, the closest ranges are joined, which can only add
- * conflicts).  So the section conflicts with exactly the events of other
+ * accesses are merged into the section's (acc_merge: at most DEC_MAX_MEM
+ * ranges; when there are more, the closest ranges are joined, which can
+ * only add conflicts).  So the section conflicts with exactly the events of other
  * threads that touch what it touched, and no other thread runs in
  * between.  Stores inside it go straight to memory (its buffer was
  * drained before it: ev_needs_drain), like a locked instruction.
@@ -24,51 +24,6 @@
 #include <string.h>
 
 #include "tracer/tracer_priv.h"
-
-static uint64_t end_of(const struct dec_access *a)
-{
-	return a->addr + a->size;
-}
-
-/* The bytes between a and b (0 if they touch or overlap). */
-static uint64_t gap(const struct dec_access *a, const struct dec_access *b)
-{
-	if (a->addr >= end_of(b))
-		return a->addr - end_of(b);
-	if (b->addr >= end_of(a))
-		return b->addr - end_of(a);
-	return 0;
-}
-
-/* Join a into v[0..*n): into a range it touches with the same direction,
- * else a new range, else the range closest to it. */
-static void merge(struct dec_access *v, int *n, const struct dec_access *a)
-{
-	int best = -1;
-
-	if (!a->size)
-		return;
-	for (int i = 0; i < *n && best < 0; i++)
-		if (v[i].rw == a->rw && gap(&v[i], a) == 0)
-			best = i;
-	if (best < 0 && *n < DEC_MAX_MEM) {
-		v[*n] = *a;
-		v[(*n)++].kind = DEC_MEM_EXPLICIT;
-		return;
-	}
-	if (best < 0) { /* full: the closest range grows */
-		best = 0;
-		for (int i = 1; i < *n; i++)
-			if (gap(&v[i], a) < gap(&v[best], a))
-				best = i;
-	}
-	uint64_t lo = v[best].addr < a->addr ? v[best].addr : a->addr;
-	uint64_t hi = end_of(&v[best]) > end_of(a) ? end_of(&v[best])
-						    : end_of(a);
-	v[best].addr = lo;
-	v[best].size = hi - lo;
-	v[best].rw |= a->rw;
-}
 
 int section_begin(struct tracer *t, struct lthread *th,
 		  const struct tr_event *ev)
@@ -94,7 +49,7 @@ void section_region_done(struct tracer *t, struct lthread *th)
 	memset(&e, 0, sizeof e); /* a library call inside: its block */
 	lib_after(t, th, &e);
 	for (int i = 0; i < e.nacc; i++)
-		merge(th->sect, &th->nsect, &e.acc[i]);
+		acc_merge(th->sect, &th->nsect, &e.acc[i]);
 }
 
 bool section_done(struct tracer *t, struct lthread *th)
@@ -123,7 +78,7 @@ int section_inline(struct tracer *t, struct lthread *th)
 	int r;
 
 	for (int i = 0; i < ev->nacc; i++)
-		merge(th->sect, &th->nsect, &ev->acc[i]);
+		acc_merge(th->sect, &th->nsect, &ev->acc[i]);
 	r = tr_section_perform(t, th, ev);
 	if (r < 0)
 		return -1;
@@ -158,7 +113,7 @@ bool section_report(struct tracer *t, struct lthread *th,
 	if (!th->nsect)
 		return false;
 	for (int i = 0; i < th->nsect; i++)
-		merge(done->acc, &n, &th->sect[i]);
+		acc_merge(done->acc, &n, &th->sect[i]);
 	for (int i = done->nacc; i < n; i++)
 		done->rval[i] = done->wval[i] = 0;
 	done->nacc = n;

@@ -38,6 +38,7 @@ struct tr_checkpoint {
 	} slot[TR_MAX_THREADS - TR_AUX_BASE];
 	int nslots;
 	unsigned long steps;
+	struct fdstate fds;         /* offsets and pipe contents then */
 };
 
 /* dst[0..n) become copies of src[0..n), XSTATE and store buffers
@@ -129,6 +130,7 @@ static int put_int3(struct proc *p, uint64_t pc, bool rebp)
 static void cp_free(struct tr_checkpoint *c)
 {
 	proc_kill(&c->proc);
+	fdstate_free(&c->fds);
 	free_threads(c->th, c->nthreads);
 	for (int fd = 1; fd <= 2; fd++)
 		free(c->out[fd].buf);
@@ -157,7 +159,8 @@ static struct tr_checkpoint *capture(struct tracer *t, uint64_t pc)
 	    put_int3(&c->proc, pc, rebp) < 0 ||
 	    proc_setregs(&c->proc, &t->th[t->cur].regs) < 0 ||
 	    copy_threads(c->th, t->th, t->nthreads, t->proc.xsize) < 0 ||
-	    copy_output(c->out, t->out) < 0) {
+	    copy_output(c->out, t->out) < 0 ||
+	    fdstate_capture(&c->fds, pid) < 0) {
 		cp_free(c);
 		return NULL;
 	}
@@ -184,7 +187,8 @@ static int apply(struct tracer *t, const struct tr_checkpoint *c,
 	proc_kill(&t->proc);
 	pid = fork_at(t, (struct proc *)&c->proc, pc, &rebp);
 	if (pid < 0 || proc_attach_pid(&t->proc, pid) < 0 ||
-	    put_int3(&t->proc, pc, rebp) < 0)
+	    put_int3(&t->proc, pc, rebp) < 0 ||
+	    fdstate_restore(&c->fds, pid) < 0)
 		return -1;
 	for (int i = 0; i < t->nthreads; i++)
 		sb_free(&t->th[i].sb);
@@ -245,6 +249,11 @@ int tracer_snapshot(struct tracer *t, uint64_t syscall_fn)
 int tracer_restore(struct tracer *t)
 {
 	return t->snap ? apply(t, t->snap->base, t->snap->syscall_pc) : -1;
+}
+
+const char *tr_snapshot_refuses(struct tracer *t, int fd)
+{
+	return t->snap ? fdstate_refuses(&t->snap->base->fds, fd) : NULL;
 }
 
 /* End the current execution's process (the snapshot stays). */

@@ -373,6 +373,23 @@ static long sys_forks(struct sys_ctx *c)
 
 /* ---- signals between logical threads ---- */
 
+/* A thread that waits must run its handler: one spinning on a flag
+ * (the handler may set it) and one in a futex wait (EINTR) become
+ * runnable; the signal's event happens before their next one. */
+static void wake_for_signal(struct tracer *t, struct lthread *o)
+{
+	if (o->info.status != TS_BLOCKED)
+		return;
+	if (o->info.wait == TW_AWAIT) {
+		o->info.status = TS_RUNNABLE;
+		o->info.wait = TW_NONE;
+		await_reset(o);
+		t->woken |= 1ull << o->info.tid;
+	} else {
+		futex_interrupt(t, o);
+	}
+}
+
 static long queue_signal(struct tracer *t, long tid, long sig)
 {
 	for (int i = 0; i < t->nthreads; i++) {
@@ -384,6 +401,8 @@ static long queue_signal(struct tracer *t, long tid, long sig)
 		if (sig < 1 || sig > 64)
 			return -EINVAL;
 		o->sigpending |= 1ull << (sig - 1);
+		if ((1ull << (sig - 1)) & ~o->sigmask)
+			wake_for_signal(t, o);
 		return 0;
 	}
 	return -ESRCH;
@@ -419,21 +438,54 @@ static long sys_futex(struct sys_ctx *c)
 /* ---- entry points ---- */
 
 /* The pending event of a thread stopped before a syscall instruction. */
+/* A read from a descriptor that was open at the snapshot and whose
+ * state cannot be put back for the next execution (fdstate.c): refused,
+ * naming it, rather than explored wrong. */
+static bool refused_read(struct tracer *t, struct lthread *th, long nr,
+			 const long a[6])
+{
+	const char *what;
+
+	if (nr != SYS_read && nr != SYS_readv && nr != SYS_pread64 &&
+	    nr != SYS_preadv && nr != SYS_preadv2 && nr != SYS_recvfrom &&
+	    nr != SYS_recvmsg)
+		return false;
+	what = tr_snapshot_refuses(t, (int)a[0]);
+	if (!what)
+		return false;
+	tr_end_unsupported(t, "thread %d reads %s (fd %ld), open before the "
+			      "threads started: what one execution reads "
+			      "from it is gone for the next (only regular "
+			      "files and pipes are put back)",
+			   th->info.tid, what, a[0]);
+	return true;
+}
+
 int sys_classify(struct tracer *t, struct lthread *th, struct tr_event *ev)
 {
 	long nr = (long)th->regs.rax;
 	const struct sys_row *rw = row(nr);
+	struct dec_access mem[DEC_MAX_MEM];
 	long a[6];
+	int nmem;
 
-	(void)t;
 	args(&th->regs, a);
 	ev->sysno = nr;
 	ev->kind = rw->kind;
 	if (rw->kind == EV_OUTPUT && !captured_fd(a[0]))
 		ev->kind = EV_SYSCALL;
 	ev->fd = ev->kind == EV_OUTPUT ? (int)a[0] : 0;
-	if (rw->local)
-		return 0; /* performed by sys_local() as the thread advances */
+	if (refused_read(t, th, nr, a))
+		return 1;
+	/* the user memory it copies from or to: its accesses (sysmem.c) */
+	nmem = sysmem_accesses(t, nr, a, mem);
+	if (rw->local) {
+		/* performed by sys_local() as the thread advances, unless
+		 * it fills memory another thread can see: then it is an
+		 * event that writes there */
+		tr_add_shared(t, th, ev, mem, nmem);
+		return ev->nacc > 0;
+	}
 	switch (ev->kind) {
 	case EV_FUTEX:
 		futex_accesses(a, ev);
@@ -465,6 +517,8 @@ int sys_classify(struct tracer *t, struct lthread *th, struct tr_event *ev)
 	default:
 		break;
 	}
+	if (ev->kind == EV_OUTPUT || ev->kind == EV_SYSCALL)
+		tr_add_shared(t, th, ev, mem, nmem);
 	return 1;
 }
 

@@ -558,6 +558,17 @@ static void note_escape(struct tracer *t, const struct lthread *th,
 	}
 }
 
+void tr_add_shared(struct tracer *t, const struct lthread *th,
+		   struct tr_event *ev, const struct dec_access *a, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (!a[i].size || tr_private(t, th, &a[i]))
+			continue;
+		note_escape(t, th, &a[i]);
+		acc_merge(ev->acc, &ev->nacc, &a[i]);
+	}
+}
+
 static void record_assert(struct tracer *t, struct lthread *th)
 {
 	char txt[200] = "", file[160] = "", fn[120] = "";
@@ -665,12 +676,14 @@ static int region_at(struct tracer *t, struct lthread *th, struct bp *b,
 
 /* Start the region of event ev, whose hook is at the thread's pc. */
 static int region_begin(struct tracer *t, struct lthread *th,
-			const struct tr_event *ev)
+			struct tr_event *ev)
 {
 	th->region = (enum tr_region)ev->region;
 	th->region_child = -1;
 	if (ev->region == RG_CREATE)
 		t->next_start_routine = th->regs.rdx;
+	if (ev->region == RG_LIB)
+		lib_begin(t, th, ev);
 	if (ev->region == RG_CREATE || ev->region == RG_JOIN ||
 	    ev->region == RG_LIB) {
 		if (proc_read(&t->proc, th->regs.rsp, &th->region_end_pc, 8) !=
@@ -1164,8 +1177,9 @@ static int mem_exec(void *ctx)
 
 /* PSO: a thread has its own FIFO for up to this many locations (the
  * update threads TR_AUX_BASE.. are shared by all threads); the stores to
- * further locations share its newest FIFO. */
-#define PSO_LOCATIONS 4
+ * further locations share its newest FIFO, and the search is then not
+ * complete (their reorderings are not explored: counted, pso_shared). */
+#define PSO_LOCATIONS 8
 
 /* PSO: the overlapping buffered stores' tag, for tr_store_tag(). */
 struct overlap {

@@ -336,11 +336,24 @@ enum tr_hook { HOOK_ASSERT_FAIL = 1, HOOK_PTHREAD_CREATE,
 	       HOOK_LIB_FREE,     /* free(p) */
 	       HOOK_LIB_REALLOC,  /* realloc(p, n): frees p, returns one */
 	       HOOK_LIB_MEMALIGN, /* posix_memalign(&p, a, n) */
-	       HOOK_LIB_STDOUT,   /* printf, puts, putchar, ... */
-	       HOOK_LIB_STDERR,   /* perror */
-	       HOOK_LIB_FILE_RDI, /* a FILE * in rdi: fprintf, fflush, ... */
-	       HOOK_LIB_FILE_RSI, /* ... in rsi: fputs, fputc, putc */
-	       HOOK_LIB_FILE_RCX, /* ... in rcx: fwrite */
+	       /* stdio output, by the shape of the arguments (library.c):
+		* the stream, and the program memory the call reads */
+	       HOOK_LIB_PUTCHAR,  /* putchar(c) */
+	       HOOK_LIB_PUTS,     /* puts(s) */
+	       HOOK_LIB_PERROR,   /* perror(s): stderr */
+	       HOOK_LIB_PRINTF,   /* printf(fmt, ...) */
+	       HOOK_LIB_VPRINTF,  /* vprintf(fmt, ap) */
+	       HOOK_LIB_PRINTF_CHK,  /* __printf_chk(flag, fmt, ...) */
+	       HOOK_LIB_VPRINTF_CHK, /* __vprintf_chk(flag, fmt, ap) */
+	       HOOK_LIB_FPRINTF,  /* fprintf(f, fmt, ...) */
+	       HOOK_LIB_VFPRINTF, /* vfprintf(f, fmt, ap) */
+	       HOOK_LIB_FPRINTF_CHK,  /* __fprintf_chk(f, flag, fmt, ...) */
+	       HOOK_LIB_VFPRINTF_CHK, /* __vfprintf_chk(f, flag, fmt, ap) */
+	       HOOK_LIB_FFLUSH,   /* fflush(f) */
+	       HOOK_LIB_FPUTS,    /* fputs(s, f) */
+	       HOOK_LIB_FPUTC,    /* fputc(c, f), putc(c, f) */
+	       HOOK_LIB_FWRITE,   /* fwrite(p, size, n, f) */
+	       HOOK_LIB_LAST = HOOK_LIB_FWRITE,
 	       HOOK_NKINDS };
 int tracer_add_hook(struct tracer *t, uint64_t pc, enum tr_hook h);
 

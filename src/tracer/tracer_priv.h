@@ -188,6 +188,42 @@ int vf_hook(struct tracer *t, struct lthread *th, const struct bp *b,
 int vf_native(struct tracer *t, struct lthread *th, const struct bp *b);
 int vf_nondet(struct tracer *t, struct lthread *th, struct tr_event *done);
 
+/* fdstate.c: what a snapshot shares with its copies through the kernel
+ * (file offsets, pipe contents), saved with it and put back when an
+ * execution continues from it. */
+struct fd_saved;
+struct fdstate {
+	struct fd_saved *v;
+	int n;
+};
+int fdstate_capture(struct fdstate *s, pid_t pid);
+int fdstate_restore(const struct fdstate *s, pid_t pid);
+/* What fd is, if it was open at the snapshot and reading it cannot be
+ * undone for the next execution (a socket, a terminal, ...); NULL if it
+ * can. */
+const char *fdstate_refuses(const struct fdstate *s, int fd);
+void fdstate_free(struct fdstate *s);
+/* snapshot.c: fdstate_refuses() for the snapshot the executions start
+ * from (NULL without one). */
+const char *tr_snapshot_refuses(struct tracer *t, int fd);
+
+/* accset.c: add access a to the set v[0..*n) of at most DEC_MAX_MEM
+ * ranges: into a range it touches with the same direction, else a new
+ * range, else the closest range grows to cover it (which can only add
+ * conflicts, never hide one). */
+void acc_merge(struct dec_access *v, int *n, const struct dec_access *a);
+
+/* sysmem.c: the user memory syscall nr with arguments a[] reads and
+ * writes (buffers, structs, iovecs), as at most DEC_MAX_MEM accesses
+ * (acc_merge), before the privacy filter.  Returns how many. */
+int sysmem_accesses(struct tracer *t, long nr, const long a[6],
+		    struct dec_access *out);
+
+/* tracer.c: keep the accesses of th that another thread can see (not
+ * private: tr_private), noting escapes; appends to ev->acc (acc_merge). */
+void tr_add_shared(struct tracer *t, const struct lthread *th,
+		   struct tr_event *ev, const struct dec_access *a, int n);
+
 /* section.c — atomic sections (tracer.h, RG_ATOMIC / RG_CALL) run
  * instruction by instruction like any code, but their visible events are
  * performed on the spot (section_inline) and their accesses accumulated;
@@ -211,6 +247,8 @@ int tr_section_perform(struct tracer *t, struct lthread *th,
 bool lib_hook(uint8_t hook);
 void lib_event(struct tracer *t, struct lthread *th, uint8_t hook,
 	       struct tr_event *ev);
+/* The call starts: its stdio accesses again, from memory as it is now. */
+void lib_begin(struct tracer *t, struct lthread *th, struct tr_event *ev);
 void lib_returned(struct lthread *th);
 void lib_after(struct tracer *t, struct lthread *th, struct tr_event *done);
 /* bp.c: breakpoints lifted while one thread runs natively (plain stop
@@ -223,6 +261,10 @@ void futex_accesses(const long a[6], struct tr_event *ev);
 int futex_wake(struct tracer *t, uint64_t addr, int n, uint32_t bitset);
 /* Threads woken since the last call (bit per thread id). */
 uint64_t futex_take_woken(struct tracer *t);
+/* A signal arrives for th blocked in a futex wait: it returns EINTR (a
+ * spurious wake-up, which every futex user must handle) so that the
+ * handler runs. */
+void futex_interrupt(struct tracer *t, struct lthread *th);
 void futex_block(struct tracer *t, struct lthread *th, enum tr_wait w,
 		 uint64_t addr, bool timed);
 /* Block th until thread target exits (RG_JOIN). */

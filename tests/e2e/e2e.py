@@ -80,7 +80,8 @@ class Sample:
                 if model not in MODELS:
                     self.problems.append("line %d: unknown model %r" % (lineno, model))
                     continue
-                stdout = m.group(3).rstrip("\n")
+                # one line of output, or several joined by "\n"
+                stdout = m.group(3).rstrip("\n").replace("\\n", "\n")
                 self.outcomes.setdefault(model, set()).add(
                     (stdout + "\n" if stdout else "", m.group(2)))
             return
