@@ -39,12 +39,21 @@ struct node {
 	uint64_t stolen, noev;
 };
 
-/* granule -> events that accessed it, newest first */
-struct gindex {
-	uint64_t *key; /* granule + 1, 0 = empty */
-	int32_t *head;
+/* The accesses of the current execution by location: for each 8-byte
+ * granule, the threads with events there (by_gran), and for each
+ * (granule, thread), its events there newest first, all of them and the
+ * writing ones (by_thread).  Kept so that finding an event's races costs
+ * about one look per thread (granule_walk), not one per earlier event. */
+struct gmap {
+	uint64_t *key; /* key + 1, 0 = empty */
+	int32_t *all, *wr; /* by_thread: chain heads */
+	uint64_t *mask;    /* by_gran: threads */
 	size_t cap, n;
-	int32_t *enode, *enext;
+};
+
+struct gindex {
+	struct gmap by_gran, by_thread;
+	int32_t *enode, *enext_all, *enext_wr;
 	size_t nent, capent;
 };
 
@@ -95,11 +104,138 @@ struct dpor *dpor_new(bool exhaustive, long preemption_bound)
 	return d;
 }
 
+/* ---- granule index ---- */
+
+static size_t gm_slot(const struct gmap *m, uint64_t key)
+{
+	size_t i = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 13) & (m->cap - 1);
+
+	while (m->key[i] && m->key[i] != key + 1)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+static int gm_grow(struct gmap *m)
+{
+	struct gmap n = { .n = m->n };
+
+	n.cap = m->cap ? 2 * m->cap : 4096;
+	n.key = calloc(n.cap, sizeof *n.key);
+	n.all = malloc(n.cap * sizeof *n.all);
+	n.wr = malloc(n.cap * sizeof *n.wr);
+	n.mask = malloc(n.cap * sizeof *n.mask);
+	if (!n.key || !n.all || !n.wr || !n.mask) {
+		free(n.key);
+		free(n.all);
+		free(n.wr);
+		free(n.mask);
+		return -1;
+	}
+	for (size_t i = 0; i < m->cap; i++) {
+		if (!m->key[i])
+			continue;
+		size_t s = gm_slot(&n, m->key[i] - 1);
+		n.key[s] = m->key[i];
+		n.all[s] = m->all[i];
+		n.wr[s] = m->wr[i];
+		n.mask[s] = m->mask[i];
+	}
+	free(m->key);
+	free(m->all);
+	free(m->wr);
+	free(m->mask);
+	*m = n;
+	return 0;
+}
+
+/* The slot of key, created if need be (-1: out of memory). */
+static long gm_get(struct gmap *m, uint64_t key)
+{
+	size_t s;
+
+	if (2 * (m->n + 1) > m->cap && gm_grow(m) < 0)
+		return -1;
+	s = gm_slot(m, key);
+	if (!m->key[s]) {
+		m->key[s] = key + 1;
+		m->all[s] = m->wr[s] = -1;
+		m->mask[s] = 0;
+		m->n++;
+	}
+	return (long)s;
+}
+
+static long gm_find(const struct gmap *m, uint64_t key)
+{
+	size_t s;
+
+	if (!m->cap)
+		return -1;
+	s = gm_slot(m, key);
+	return m->key[s] ? (long)s : -1;
+}
+
+static void gm_free(struct gmap *m)
+{
+	free(m->key);
+	free(m->all);
+	free(m->wr);
+	free(m->mask);
+}
+
+static void gm_clear(struct gmap *m)
+{
+	if (m->key)
+		memset(m->key, 0, m->cap * sizeof *m->key);
+	m->n = 0;
+}
+
+/* (granule, thread) as one key: user granules are below 2^45 and the
+ * pseudo-locations' (EV_ADDR_FD, EV_ADDR_KERNEL) near 2^61 stay apart
+ * after the shift. */
+static uint64_t gt_key(uint64_t gran, int tid)
+{
+	return gran << 6 | (uint64_t)tid;
+}
+
+static int gi_add(struct gindex *g, uint64_t gran, unsigned node, int tid,
+		  bool write)
+{
+	long sg, st;
+
+	if (g->nent == g->capent) {
+		size_t cap = g->capent ? 2 * g->capent : 4096;
+		int32_t *a = realloc(g->enode, cap * sizeof *a);
+		if (!a)
+			return -1;
+		g->enode = a;
+		if (!(a = realloc(g->enext_all, cap * sizeof *a)))
+			return -1;
+		g->enext_all = a;
+		if (!(a = realloc(g->enext_wr, cap * sizeof *a)))
+			return -1;
+		g->enext_wr = a;
+		g->capent = cap;
+	}
+	sg = gm_get(&g->by_gran, gran);
+	st = gm_get(&g->by_thread, gt_key(gran, tid));
+	if (sg < 0 || st < 0)
+		return -1;
+	g->by_gran.mask[sg] |= 1ull << tid;
+	g->enode[g->nent] = (int32_t)node;
+	g->enext_all[g->nent] = g->by_thread.all[st];
+	g->by_thread.all[st] = (int32_t)g->nent;
+	g->enext_wr[g->nent] = write ? g->by_thread.wr[st] : -1;
+	if (write)
+		g->by_thread.wr[st] = (int32_t)g->nent;
+	g->nent++;
+	return 0;
+}
+
 static void gi_clear(struct gindex *g)
 {
-	if (g->key)
-		memset(g->key, 0, g->cap * sizeof *g->key);
-	g->n = 0;
+	gm_clear(&g->by_gran);
+	gm_clear(&g->by_thread);
 	g->nent = 0;
 }
 
@@ -140,10 +276,11 @@ void dpor_free(struct dpor *d)
 		return;
 	dpor_reset(d);
 	free(d->nodes);
-	free(d->gi.key);
-	free(d->gi.head);
+	gm_free(&d->gi.by_gran);
+	gm_free(&d->gi.by_thread);
 	free(d->gi.enode);
-	free(d->gi.enext);
+	free(d->gi.enext_all);
+	free(d->gi.enext_wr);
 	free(d->big);
 	free(d->stamp);
 	free(d->cand);
@@ -208,8 +345,7 @@ static bool ev_conflict(const struct dpor *d, const struct tr_event *a,
 {
 	if (a->tid == b->tid)
 		return true;
-	if (a->kind == EV_END || b->kind == EV_END)
-		return true;
+	/* the end conflicts through its accesses (ev_end_accesses) */
 	/* A thread's events commute with the updates of its own buffers:
 	 * a load reads the same bytes from the buffer before the update as
 	 * from memory after it, its stores only enter the buffer, and what
@@ -228,80 +364,6 @@ static bool ev_conflict(const struct dpor *d, const struct tr_event *a,
 				return true;
 	}
 	return false;
-}
-
-/* ---- granule index ---- */
-
-static size_t gi_slot(const struct gindex *g, uint64_t gran)
-{
-	size_t i = (size_t)((gran * 0x9e3779b97f4a7c15ull) >> 13) & (g->cap - 1);
-
-	while (g->key[i] && g->key[i] != gran + 1)
-		i = (i + 1) & (g->cap - 1);
-	return i;
-}
-
-static int gi_grow(struct gindex *g)
-{
-	struct gindex n = *g;
-
-	n.cap = g->cap ? 2 * g->cap : 4096;
-	n.key = calloc(n.cap, sizeof *n.key);
-	n.head = malloc(n.cap * sizeof *n.head);
-	if (!n.key || !n.head) {
-		free(n.key);
-		free(n.head);
-		return -1;
-	}
-	for (size_t i = 0; i < g->cap; i++) {
-		if (!g->key[i])
-			continue;
-		size_t s = gi_slot(&n, g->key[i] - 1);
-		n.key[s] = g->key[i];
-		n.head[s] = g->head[i];
-	}
-	free(g->key);
-	free(g->head);
-	*g = n;
-	return 0;
-}
-
-static int gi_add(struct gindex *g, uint64_t gran, unsigned node)
-{
-	size_t s;
-
-	if (2 * (g->n + 1) > g->cap && gi_grow(g) < 0)
-		return -1;
-	if (g->nent == g->capent) {
-		size_t cap = g->capent ? 2 * g->capent : 4096;
-		int32_t *a = realloc(g->enode, cap * sizeof *a);
-		if (!a)
-			return -1;
-		g->enode = a;
-		a = realloc(g->enext, cap * sizeof *a);
-		if (!a)
-			return -1;
-		g->enext = a;
-		g->capent = cap;
-	}
-	s = gi_slot(g, gran);
-	if (!g->key[s]) {
-		g->key[s] = gran + 1;
-		g->head[s] = -1;
-		g->n++;
-	}
-	g->enode[g->nent] = (int32_t)node;
-	g->enext[g->nent] = g->head[s];
-	g->head[s] = (int32_t)g->nent++;
-	return 0;
-}
-
-static int32_t gi_head(const struct gindex *g, uint64_t gran)
-{
-	if (!g->cap)
-		return -1;
-	size_t s = gi_slot(g, gran);
-	return g->key[s] ? g->head[s] : -1;
 }
 
 static int ensure_scratch(struct dpor *d, unsigned n)
@@ -325,15 +387,19 @@ static int ensure_scratch(struct dpor *d, unsigned n)
 	return 0;
 }
 
-static void consider(struct dpor *d, unsigned i, unsigned j, unsigned *nc)
+/* Is event i a candidate race of j (a conflicting event of another
+ * thread)?  Each i is looked at once per candidates() call. */
+static bool consider(struct dpor *d, unsigned i, unsigned j, unsigned *nc)
 {
 	const struct tr_event *a = &d->nodes[i].ev, *b = &d->nodes[j].ev;
 
 	if (d->stamp[i] == d->visit || a->tid == b->tid)
-		return;
+		return false;
 	d->stamp[i] = d->visit;
-	if (ev_conflict(d, a, b))
-		d->cand[(*nc)++] = i;
+	if (!ev_conflict(d, a, b))
+		return false;
+	d->cand[(*nc)++] = i;
+	return true;
 }
 
 static int cmp_desc(const void *x, const void *y)
@@ -343,21 +409,54 @@ static int cmp_desc(const void *x, const void *y)
 	return a < b ? 1 : a > b ? -1 : 0;
 }
 
-/* Earlier events of other threads that conflict with event j, newest
- * first. */
-static unsigned candidates(struct dpor *d, unsigned j)
+/* The events on granule g that may race with j, given c, the clock j
+ * has before its conflicts (it grows with each conflicting event found:
+ * those happen before j).  For each other thread, its events there are
+ * walked newest first until the first that conflicts with j (a
+ * candidate: every older event of the thread happens before it, so
+ * before j) or that happens before c (so does every older one: program
+ * order).  A read of j only conflicts with writes: it walks the chains
+ * of writing events.  This keeps the walk to about one event per thread,
+ * whatever the length of the execution (issue 16: a loop of 20,000
+ * increments cost 47 s when every event looked at all the earlier ones
+ * on its granule). */
+static void granule_walk(struct dpor *d, uint64_t g, unsigned j, bool write,
+			 struct vc *c, unsigned *nc)
+{
+	const struct gindex *gi = &d->gi;
+	int p = d->nodes[j].ev.tid;
+	long sg = gm_find(&gi->by_gran, g);
+	uint64_t mask = sg >= 0 ? gi->by_gran.mask[sg] & ~(1ull << p) : 0;
+
+	for (; mask; mask &= mask - 1) {
+		int t = __builtin_ctzll(mask);
+		long st = gm_find(&gi->by_thread, gt_key(g, t));
+		int32_t e = st < 0 ? -1 : write ? gi->by_thread.all[st]
+						: gi->by_thread.wr[st];
+		for (; e >= 0; e = write ? gi->enext_all[e] : gi->enext_wr[e]) {
+			unsigned i = (unsigned)gi->enode[e];
+			if (hb(d, i, c))
+				break;
+			if (consider(d, i, j, nc)) {
+				vc_join(c, &d->nodes[i].clock);
+				break;
+			}
+		}
+	}
+}
+
+/* Earlier events of other threads that conflict with event j and may
+ * race with it (see granule_walk; c: j's clock before its conflicts),
+ * newest first. */
+static unsigned candidates(struct dpor *d, unsigned j, const struct vc *c0)
 {
 	const struct tr_event *ev = &d->nodes[j].ev;
+	struct vc c = *c0;
 	unsigned nc = 0;
 
 	if (++d->visit == 0) { /* wrapped: forget every stamp */
 		memset(d->stamp, 0xff, d->capstamp * sizeof *d->stamp);
 		d->visit = 1;
-	}
-	if (ev->kind == EV_END) {
-		for (int t = 0; t < MAXT; t++)
-			if (d->lastev[t] >= 0 && t != ev->tid)
-				consider(d, (unsigned)d->lastev[t], j, &nc);
 	}
 	for (int k = 0; k < ev->nacc; k++) {
 		const struct dec_access *a = &ev->acc[k];
@@ -368,16 +467,10 @@ static unsigned candidates(struct dpor *d, unsigned j)
 		}
 		uint64_t last = a->size ? a->addr + a->size - 1 : a->addr;
 		for (uint64_t g = a->addr >> 3; g <= last >> 3; g++)
-			for (int32_t e = gi_head(&d->gi, g); e >= 0;
-			     e = d->gi.enext[e])
-				consider(d, (unsigned)d->gi.enode[e], j, &nc);
+			granule_walk(d, g, j, a->rw & DEC_WRITE, &c, &nc);
 	}
 	for (unsigned b = 0; b < d->nbig; b++)
 		consider(d, d->big[b], j, &nc);
-	for (int t = 0; t < MAXT; t++) /* process-ending events */
-		if (d->lastev[t] >= 0 &&
-		    d->nodes[d->lastev[t]].ev.kind == EV_END)
-			consider(d, (unsigned)d->lastev[t], j, &nc);
 	qsort(d->cand, nc, sizeof *d->cand, cmp_desc);
 	return nc;
 }
@@ -402,7 +495,8 @@ static int index_event(struct dpor *d, unsigned j)
 		}
 		uint64_t last = a->size ? a->addr + a->size - 1 : a->addr;
 		for (uint64_t g = a->addr >> 3; g <= last >> 3; g++)
-			if (gi_add(&d->gi, g, j) < 0)
+			if (gi_add(&d->gi, g, j, ev->tid,
+				   a->rw & DEC_WRITE) < 0)
 				return -1;
 	}
 	return 0;
@@ -541,7 +635,7 @@ static int analyse(struct dpor *d, unsigned j)
 	}
 	if (ensure_scratch(d, j + 1) < 0)
 		return -1;
-	nc = candidates(d, j);
+	nc = candidates(d, j, &c);
 	/* newest first: an older event ordered through a newer one is no
 	 * race (it is in the clock already) */
 	for (unsigned k = 0; k < nc; k++) {
@@ -589,12 +683,40 @@ bool dpor_covered(const struct dpor *d, int tid)
 	return true;
 }
 
+/* The races of the event at k as the end of the process: with what the
+ * program showed outside before it (output, syscalls), as an EV_END's
+ * accesses do (ev_end_accesses).  A crash or an abort in the middle of a
+ * thread's events ends the process like exit_group does. */
+static void end_races(struct dpor *d, unsigned k)
+{
+	struct node *n = &d->nodes[k];
+	struct tr_event saved = n->ev;
+	struct vc c = n->clock;
+	unsigned nc, nr = 0;
+
+	ev_end_accesses(n->ev.acc, &n->ev.nacc);
+	if (ensure_scratch(d, k + 1) == 0) {
+		nc = candidates(d, k, &c);
+		for (unsigned x = 0; x < nc; x++) {
+			unsigned i = d->cand[x];
+			if (!hb(d, i, &c))
+				d->cand[nr++] = i;
+			vc_join(&c, &d->nodes[i].clock);
+		}
+		for (unsigned x = 0; x < nr; x++)
+			race(d, d->cand[x], k);
+	}
+	n->ev = saved;
+}
+
 void dpor_ended(struct dpor *d, unsigned k)
 {
 	const struct node *n;
 
-	if (k >= d->n)
+	if (k >= d->n || !d->nodes[k].executed)
 		return;
+	if (d->nodes[k].ev.kind != EV_END)
+		end_races(d, k);
 	n = &d->nodes[k];
 	for (uint64_t m = n->enabled & ~(1ull << n->chosen); m; m &= m - 1)
 		backtrack_at(d, k, m & -m, __builtin_ctzll(m));

@@ -22,7 +22,7 @@
 #include "tracer/tracer_priv.h"
 
 #define FILE_FILENO 112 /* offsetof(FILE, _fileno), glibc x86-64 */
-#define ALL_FDS 1024    /* fflush(NULL), or a stream we cannot read */
+#define ALL_FDS EV_NFDS /* fflush(NULL), or a stream we cannot read */
 #define MAX_STR (64u << 10) /* a string argument is read up to this */
 #define MAX_ARGS 64     /* printf arguments whose types are looked at */
 

@@ -514,6 +514,9 @@ int sys_classify(struct tracer *t, struct lthread *th, struct tr_event *ev)
 		ev->acc[0] = (struct dec_access){ EV_ADDR_KERNEL, 1,
 						  DEC_READ | DEC_WRITE, 0 };
 		break;
+	case EV_END:
+		ev_end_accesses(ev->acc, &ev->nacc);
+		break;
 	default:
 		break;
 	}

@@ -1408,6 +1408,7 @@ int tracer_step(struct tracer *t, int tid, struct tr_event *done)
 		goto out;
 	if (th->info.status != TS_RUNNABLE)
 		goto out; /* it blocked while running natively */
+	bool probing = t->probe_events > 0;
 	*done = th->info.pending;
 	th->info.pending_known = false;
 	th->need_advance = true;
@@ -1447,6 +1448,11 @@ int tracer_step(struct tracer *t, int tid, struct tr_event *done)
 		t->end.kind = END_STEPS;
 		t->end.tid = tid;
 	}
+	/* a lone thread watched for a spin loop (probe()) is no event of
+	 * the search: whether a probe happens depends on the wall clock, the
+	 * search must not (its clock covers every event: nothing races) */
+	if (probing && done->kind != EV_SPAWN && live_threads(t) == 1)
+		done->kind = EV_NONE;
 out:
 	if (r < 0)
 		tr_end_internal(t, "stepping failed");

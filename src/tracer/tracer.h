@@ -156,7 +156,22 @@ enum tr_region { RG_NONE = 0, RG_CREATE, RG_START, RG_EXIT, RG_JOIN,
  * them are dependent like accesses to one location: the output of fd N
  * is at EV_ADDR_FD + N, the kernel's process state at EV_ADDR_KERNEL. */
 #define EV_ADDR_FD 0xfffffffffffff000ull
+#define EV_NFDS 1024
 #define EV_ADDR_KERNEL 0xffffffffffffff00ull
+
+/* The end of the process (exit_group, a crash, an abort) as accesses: it
+ * writes every fd and the kernel's state.  It conflicts with what a
+ * program shows outside (output, syscalls, another end), not with plain
+ * memory accesses of the threads it cuts short: nothing can see those
+ * after the end, and a thread's pending event that could still have run
+ * before it is put there by dpor_ended(). */
+static inline void ev_end_accesses(struct dec_access *acc, int *nacc)
+{
+	acc[0] = (struct dec_access){ EV_ADDR_FD, EV_NFDS, DEC_WRITE, 0 };
+	acc[1] = (struct dec_access){ EV_ADDR_KERNEL, 1,
+				      DEC_READ | DEC_WRITE, 0 };
+	*nacc = 2;
+}
 
 enum tr_tstatus { TS_RUNNABLE, TS_BLOCKED, TS_EXITED };
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# run-peer.sh — run a peer model checker (GenMC or Nidhugg, built outside the
-# repository by build-genmc.sh / build-nidhugg.sh) on one C file, pinned to
+# run-peer.sh — run a peer model checker (GenMC or Nidhugg, built outside
+# this repository: README.md) on one C file, pinned to
 # one CPU, and print one machine-readable summary line on stdout:
 #
 #   peer=NAME model=M result=ok|error|unknown executions=N blocked=N seconds=S \
@@ -28,7 +28,7 @@
 # portable test can #ifdef around the few differences (README.md).
 #
 # Environment (all optional):
-#   X86SMC_PEERS_CACHE  where the build scripts built (default /work/.cache/x86smc-peers)
+#   X86SMC_PEERS_CACHE  where the peers were built (default /work/.cache/x86smc-peers)
 #   GENMC, NIDHUGGC     paths of the genmc binary / nidhuggc driver
 #   PEER_CPU            CPU to pin to with taskset (default: the last one)
 #   PEER_TIMEOUT        seconds before the run is killed (default: none)
@@ -91,7 +91,7 @@ nidhugg)
 	;;
 *) usage ;;
 esac
-[ -x "$bin" ] || { echo "run-peer: $bin not built (run tests/peers/build-$peer.sh)" >&2; exit 2; }
+[ -x "$bin" ] || { echo "run-peer: no $peer at $bin (build it outside this tree: tests/peers/README.md; or set GENMC / NIDHUGGC)" >&2; exit 2; }
 
 log=${PEER_LOG:-$(mktemp)}
 [ -n "${PEER_LOG:-}" ] || trap 'rm -f "$log"' EXIT
