@@ -5,7 +5,7 @@ CFLAGS  ?= -O2 -g
 # Flags every build needs (kept apart from CFLAGS, which `make debug` and
 # users override on the command line).
 XFLAGS  := -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -Isrc
-LDLIBS  := -lZydis -lcapstone -lelf -ldwarf -lz
+LDLIBS  := -lZydis -lcapstone -lelf -ldwarf -lz -liberty
 BUILD   ?= build
 SANFLAGS :=
 
@@ -37,7 +37,22 @@ $(BUILD)/%.o: %.c | deps
 $(BUILD)/unit-tests: $(UNITOBJ) $(LIBOBJS)
 	$(CC) $(CFLAGS) $(XFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS) -lcunit
 
+# C++ and Rust samples (samples/*/*.cc, *.rs; docs/LANGUAGES.md): one
+# optimized build each, NAME-O: g++ -O -g (-O1), Debian's rustc -O -g with
+# -C panic=abort (a panic ends the process at once, as x86smc reports it).
+CXXSAMPLESRC := $(sort $(wildcard samples/*/*.cc))
+RUSTSAMPLESRC := $(sort $(wildcard samples/*/*.rs))
+SAMPLEBIN += $(CXXSAMPLESRC:%.cc=$(BUILD)/%-O) $(RUSTSAMPLESRC:%.rs=$(BUILD)/%-O)
+CXX     ?= g++
+RUSTC   ?= /usr/bin/rustc
+
 samples: $(SAMPLEBIN)
+$(BUILD)/samples/%-O: samples/%.cc samples/common.h
+	@mkdir -p $(dir $@)
+	$(CXX) -O -g -pthread -Wall -o $@ $<
+$(BUILD)/samples/%-O: samples/%.rs
+	@mkdir -p $(dir $@)
+	$(RUSTC) -O -g -C panic=abort -o $@ $<
 $(BUILD)/samples/%-O0: samples/%.c samples/common.h
 	@mkdir -p $(dir $@)
 	$(CC) $(SAMPLECFLAGS) -O0 -o $@ $<

@@ -10,6 +10,7 @@
 #include "dpor/schedule.h"
 #include "options.h"
 #include "report/results.h"
+#include "tracer/handoff.h"
 #include "tracer/log.h"
 #include "tracer/proc.h"
 #include "tracer/target.h"
@@ -165,6 +166,15 @@ int main(int argc, char **argv)
 								  : stdout;
 		report_text(&res, human, o.outcomes);
 		if (write_json(&o, &res) < 0 && r == 0)
+			r = 2;
+	}
+	if (o.gdb || o.core) { /* after the report: it may exec gdb */
+		if (res.handoff_pid <= 0)
+			fprintf(stderr, "x86smc: --%s: the replayed execution "
+					"left no process at a failure\n",
+				o.core ? "core" : "gdb");
+		else if (handoff_debug(res.handoff_pid, o.gdb, o.core) < 0 &&
+			 r != 2)
 			r = 2;
 	}
 	results_free(&res);

@@ -42,8 +42,17 @@ struct options {
 	int natomic_call;
 	const char *no_atomic_call[MAX_ATOMIC_CALLS];
 	int nno_atomic_call;
+	bool sync_instructions; /* --sync instructions: pthread calls
+				 * explored as glibc's code (default:
+				 * one event each, src/tracer/sync.c) */
 	bool nested; /* an exploration x86smc runs itself (the fence
 		      * check): no progress line, no nested checks */
+	bool frames_all; /* --frames all: every frame of each trace step
+			  * (default user: the program's own, collapsed) */
+	bool gdb;          /* --replay FILE --gdb: hand the stopped process
+			    * at the failing instruction to gdb */
+	const char *core;  /* --replay FILE --core F: write a core file of
+			    * it there */
 };
 
 /* Parse argv.  Returns 0 (run), 1 (help/version printed: exit 0), or -1

@@ -62,6 +62,20 @@ void opts_usage(void)
 	     "call returns in\n"
 	     "                              turn (default 0..1; _bool: 0..1; "
 	     "at most 256)\n"
+	     "  --sync calls|instructions   pthread mutexes, condvars, "
+	     "semaphores, barriers,\n"
+	     "                              rwlocks as one event per call "
+	     "(default), or\n"
+	     "                              glibc's code instruction by "
+	     "instruction\n"
+	     "  --frames user|all           trace steps: the program's own "
+	     "frame (default)\n"
+	     "                              or every inlined and calling "
+	     "frame\n"
+	     "  --gdb  --core FILE          with --replay: hand the process "
+	     "stopped at the\n"
+	     "                              failing instruction to gdb, or "
+	     "write its core\n"
 	     "  --jobs N  --robustness  --sanity\n"
 	     "  -v (verbose)  -h/--help  --version\n"
 	     "exit status: 0 no error, 1 error found, 2 usage error or the "
@@ -134,7 +148,7 @@ static int pick(const char *s, const char *const *names, int n)
 enum { O_MODEL = 256, O_STRATEGY, O_PREEMPT, O_MAXEXEC, O_TIMEOUT,
        O_MAXSTEPS, O_KEEP, O_OUTCOMES, O_JSON, O_TRACEOUT, O_REPLAY, O_JOBS,
        O_ROBUST, O_NONDET, O_SANITY, O_VERSION, O_SEED, O_FENCE,
-       O_ATOMIC_CALL, O_NO_ATOMIC_CALL };
+       O_ATOMIC_CALL, O_NO_ATOMIC_CALL, O_SYNC, O_FRAMES, O_GDB, O_CORE };
 
 static const struct option longopts[] = {
 	{ "model", required_argument, 0, O_MODEL },
@@ -156,6 +170,10 @@ static const struct option longopts[] = {
 	{ "assume-fence", required_argument, 0, O_FENCE },
 	{ "atomic-call", required_argument, 0, O_ATOMIC_CALL },
 	{ "no-atomic-call", required_argument, 0, O_NO_ATOMIC_CALL },
+	{ "sync", required_argument, 0, O_SYNC },
+	{ "frames", required_argument, 0, O_FRAMES },
+	{ "gdb", no_argument, 0, O_GDB },
+	{ "core", required_argument, 0, O_CORE },
 	{ "help", no_argument, 0, 'h' },
 	{ "version", no_argument, 0, O_VERSION },
 	{ 0, 0, 0, 0 },
@@ -216,6 +234,22 @@ static int set(struct options *o, int c, const char *arg, char *err,
 			goto bad;
 		return 0;
 	}
+	case O_SYNC:
+		if (strcmp(arg, "calls") && strcmp(arg, "instructions"))
+			goto bad;
+		o->sync_instructions = arg[0] == 'i';
+		return 0;
+	case O_FRAMES:
+		if (strcmp(arg, "user") && strcmp(arg, "all"))
+			goto bad;
+		o->frames_all = arg[0] == 'a';
+		return 0;
+	case O_GDB: o->gdb = true; return 0;
+	case O_CORE:
+		if (!*arg)
+			goto bad;
+		o->core = arg;
+		return 0;
 	case O_KEEP: o->keep_going = true; return 0;
 	case O_OUTCOMES: o->outcomes = true; return 0;
 	case O_ROBUST: o->robustness = true; return 0;
@@ -288,6 +322,12 @@ int opts_parse(int argc, char **argv, struct options *o, char *err,
 		}
 		if (set(o, c, optarg, err, errsize) < 0)
 			return -1;
+	}
+	if ((o->gdb || o->core) && !o->replay) {
+		snprintf(err, (size_t)errsize, "--%s needs --replay FILE (the "
+			 "schedule to run to the failure)",
+			 o->gdb ? "gdb" : "core");
+		return -1;
 	}
 	if (optind >= argc) {
 		snprintf(err, (size_t)errsize, "no program given (see --help)");

@@ -569,8 +569,37 @@ static void backtrack_at(struct dpor *d, unsigned i, uint64_t init, int p)
 	d->out[d->nout++] = (struct dpor_race){ i, p, init };
 }
 
+/* The event of i's thread that took lock obj before it released it at
+ * i (its chain on obj's granule, newest first); -1 if none. */
+static long acquiring(const struct dpor *d, unsigned i, uint64_t obj)
+{
+	const struct gindex *gi = &d->gi;
+	long st = gm_find(&gi->by_thread, gt_key(obj >> 3, d->nodes[i].ev.tid));
+	uint64_t o;
+
+	for (int32_t e = st < 0 ? -1 : gi->by_thread.all[st]; e >= 0;
+	     e = gi->enext_all[e]) {
+		unsigned k = (unsigned)gi->enode[e];
+		if (k < i && ev_acquires(&d->nodes[k].ev, &o) && o == obj)
+			return (long)k;
+	}
+	return -1;
+}
+
 static void race(struct dpor *d, unsigned i, unsigned j)
 {
+	uint64_t obj;
+
+	/* A lock that waited for another thread's unlock cannot be moved
+	 * before that unlock, only before the lock the other thread took
+	 * for that critical section: the race to reverse is with that one
+	 * (the try variants can fail instead: they keep the race). */
+	if (ev_acquires(&d->nodes[j].ev, &obj) &&
+	    ev_releases(&d->nodes[i].ev, obj)) {
+		long k = acquiring(d, i, obj);
+		if (k >= 0)
+			i = (unsigned)k;
+	}
 	struct node *ni = &d->nodes[i];
 	uint64_t init = initials(d, i, j) & ni->enabled;
 	int p = d->nodes[j].ev.tid;
@@ -880,7 +909,14 @@ int dpor_executed(struct dpor *d, unsigned k, const struct tr_event *ev)
 		return -1;
 	n = &d->nodes[k];
 	if (k < d->target && n->executed && !same_event(&n->ev, ev)) {
-		pr_debug("replay diverged at event %u", k);
+		pr_debug("replay diverged at event %u: was T%d %s pc %#lx "
+			 "%d acc (%#lx), now T%d %s pc %#lx %d acc (%#lx)", k,
+			 n->ev.tid, ev_kind_name(n->ev.kind),
+			 (unsigned long)n->ev.pc, n->ev.nacc,
+			 (unsigned long)(n->ev.nacc ? n->ev.acc[0].addr : 0),
+			 ev->tid, ev_kind_name(ev->kind),
+			 (unsigned long)ev->pc, ev->nacc,
+			 (unsigned long)(ev->nacc ? ev->acc[0].addr : 0));
 		return -2;
 	}
 	n->ev = *ev;

@@ -19,6 +19,7 @@
 #include "dpor/dpor.h"
 #include "dpor/explore_int.h"
 #include "dpor/hooks.h"
+#include "dpor/lang.h"
 #include "dpor/parallel.h"
 #include "dpor/schedule.h"
 #include "report/sym.h"
@@ -143,10 +144,19 @@ static void describe_deadlock(struct explorer *x, struct error_rec *e)
 			}
 			continue;
 		} else {
+			static const char *const what[] = {
+				[TW_MUTEX] = "waits for mutex ",
+				[TW_COND] = "waits on condition variable ",
+				[TW_SEM] = "waits on semaphore ",
+				[TW_BARRIER] = "waits at barrier ",
+				[TW_RWLOCK] = "waits for rwlock ",
+				[TW_LOCK_PI] = "waits for PI lock ",
+			};
 			char s[128];
 			where(x, ti->wait_addr, s, sizeof s);
-			snprintf(a, sizeof a, "waits on %s%s", s,
-				 ti->wait == TW_LOCK_PI ? " (PI lock)" : "");
+			snprintf(a, sizeof a, "%s%s",
+				 what[ti->wait] ? what[ti->wait] : "waits on ",
+				 s);
 		}
 		len += (size_t)snprintf(e->message + len,
 					sizeof e->message - len,
@@ -206,9 +216,11 @@ static int judge(struct explorer *x, struct error_rec *e, char *status,
 		 size_t n)
 {
 	const struct tr_end *end = tracer_end(x->t);
-	char sn[32];
+	char sn[32], obj[160];
 
 	memset(e, 0, sizeof *e);
+	if (lang_judge(x->t, x->sym, e, status, n)) /* C++, Rust runtimes */
+		return 1;
 	switch (end->kind) {
 	case END_EXIT:
 		snprintf(status, n, "exit %d", end->status);
@@ -242,6 +254,15 @@ static int judge(struct explorer *x, struct error_rec *e, char *status,
 	case END_ERROR_CALL:
 		snprintf(status, n, "verifier-error");
 		describe_error_call(x, end, e);
+		return 1;
+	case END_MISUSE: /* a pthread object misused (tracer/sync.c) */
+		snprintf(status, n, "misuse");
+		strcpy(e->kind, "misuse");
+		where(x, end->fault_addr, obj, sizeof obj);
+		snprintf(e->message, sizeof e->message, "%s (%s)",
+			 end->message, obj);
+		e->thread = end->tid;
+		e->pc = end->pc;
 		return 1;
 	default:
 		snprintf(x->why, sizeof x->why, "%s: %s",
@@ -368,7 +389,8 @@ static void note_reorders(struct explorer *x, const struct trace_env *env,
 static void note_trace(struct explorer *x, struct error_rec *kept,
 		       const char *status)
 {
-	struct trace_env env = { x->sym, env_owner, env_insn, x->t };
+	struct trace_env env = { x->sym, env_owner, env_insn, x->t,
+				 x->o->frames_all };
 	struct trace_in in;
 	char *text;
 
@@ -488,7 +510,9 @@ static int install_hooks(struct explorer *x)
 		if (a && tracer_add_hook(x->t, a, hooks[i].hook) < 0)
 			return -1;
 	}
-	if (hooks_conventions(x->t, x->sym) < 0)
+	if (hooks_conventions(x->t, x->sym) < 0 ||
+	    hooks_sync(x->t, x->sym, x->o) < 0 ||
+	    lang_install(x->t, x->sym) < 0) /* C++, Rust runtimes */
 		return -1;
 	return hooks_library(x->t, x->sym, x->o, x->why, sizeof x->why);
 }
@@ -683,7 +707,8 @@ static void checkpoint(struct explorer *x, unsigned k)
  * any, cut short), rather than by being stuck or stopped by x86smc? */
 static bool ends_process(enum tr_end_kind k)
 {
-	return k == END_EXIT || k == END_SIGNAL || k == END_ERROR_CALL;
+	return k == END_EXIT || k == END_SIGNAL || k == END_ERROR_CALL ||
+	       k == END_MISUSE;
 }
 
 static enum exec_result step_loop(struct explorer *x)
@@ -792,7 +817,8 @@ static int assume_fences(struct explorer *x)
 		int r;
 		if (!pc) {
 			snprintf(x->why, sizeof x->why, "--assume-fence %s: no "
-				 "such address (a hex pc or symbol+offset)", s);
+				 "such address (a hex pc or symbol+offset; a "
+				 "demangled name must be unambiguous)", s);
 			return -1;
 		}
 		if (x->sym)
@@ -904,8 +930,13 @@ static enum exec_result one_execution(struct explorer *x, bool *err)
 	r = step_loop(x);
 	if (r == EXEC_DONE && tracer_end(x->t)->kind == END_INTERRUPTED)
 		r = EXEC_INTERRUPTED;
-	if (r == EXEC_DONE && tracer_new_escapes(x->t) && !x->o->replay)
-		r = EXEC_RESTART; /* its events were not all seen */
+	/* its events were not all seen, and the tree holds events of the
+	 * old set: whatever the execution's end (a sleep-set-blocked one
+	 * too: --jobs found the next execution of the same tree diverging
+	 * then, a 'non-deterministic' target under load) */
+	if ((r == EXEC_DONE || r == EXEC_BLOCKED) && x->t &&
+	    tracer_new_escapes(x->t) && !x->o->replay)
+		r = EXEC_RESTART;
 	if (r == EXEC_DONE) {
 		int j = conclude(x);
 		if (j == 2)
@@ -915,6 +946,9 @@ static enum exec_result one_execution(struct explorer *x, bool *err)
 		*err = j == 1;
 		if (j != 3) /* the classes of feasible executions */
 			note_hash(x);
+		if (*err && x->o->replay && (x->o->gdb || x->o->core))
+			x->res->handoff_pid = /* handoff.h */
+				tracer_handoff(x->t, x->res->errors[0].thread);
 	}
 out:
 	if (x->t)
@@ -977,7 +1011,7 @@ static void cover_note(struct explorer *x, bool complete, bool interrupted,
 			 "pso: %lu stores to a thread's %s location shared a "
 			 "FIFO with another location: their reorderings were "
 			 "NOT explored", (unsigned long)r->pso_shared,
-			 "ninth or later");
+			 "17th or later");
 	else
 		snprintf(r->note, sizeof r->note,
 			 "%s after %lu execution%s: NOT all interleavings "
@@ -1365,6 +1399,7 @@ int explore(const struct options *o, struct results *res)
 	}
 done:
 	progress(&x, t0, true);
+	explorer_stop(&x); /* its tracer's counts (pso_shared) are in res */
 	if (res->max_steps_cut) /* what those executions did next is unknown */
 		complete = x.bound_done = false;
 	if (res->pso_shared) /* reorderings of stores in a shared FIFO */
@@ -1375,7 +1410,6 @@ done:
 	cover_note(&x, complete, interrupted, restarts);
 	if (failed)
 		fprintf(stderr, "x86smc: %s\n", x.why);
-	explorer_stop(&x);
 	if (o->jobs > 1 && res->nerrors)
 		write_trace(o, &res->errors[0]);
 	fence_check(&x);

@@ -109,6 +109,46 @@ static const struct {
 	{ "fwrite", HOOK_LIB_FWRITE },
 };
 
+/* pthread synchronisation as one event per call (--sync calls, the
+ * default; src/tracer/sync.c).  Every name glibc 2.36 exports for the
+ * same function is hooked: the program may call either. */
+static const struct {
+	const char *name;
+	enum tr_hook hook;
+} sync_calls[] = {
+	{ "pthread_mutex_lock", HOOK_SYNC_MUTEX_LOCK },
+	{ "pthread_mutex_trylock", HOOK_SYNC_MUTEX_TRYLOCK },
+	{ "pthread_mutex_timedlock", HOOK_SYNC_MUTEX_TIMEDLOCK },
+	{ "pthread_mutex_unlock", HOOK_SYNC_MUTEX_UNLOCK },
+	{ "pthread_mutex_destroy", HOOK_SYNC_MUTEX_DESTROY },
+	{ "pthread_cond_wait", HOOK_SYNC_COND_WAIT },
+	{ "pthread_cond_timedwait", HOOK_SYNC_COND_TIMEDWAIT },
+	{ "pthread_cond_clockwait", HOOK_SYNC_COND_CLOCKWAIT },
+	{ "pthread_cond_signal", HOOK_SYNC_COND_SIGNAL },
+	{ "pthread_cond_broadcast", HOOK_SYNC_COND_BROADCAST },
+	{ "pthread_cond_destroy", HOOK_SYNC_COND_DESTROY },
+	{ "sem_wait", HOOK_SYNC_SEM_WAIT },
+	{ "sem_post", HOOK_SYNC_SEM_POST },
+	{ "pthread_barrier_wait", HOOK_SYNC_BARRIER_WAIT },
+	{ "pthread_rwlock_rdlock", HOOK_SYNC_RW_RDLOCK },
+	{ "pthread_rwlock_wrlock", HOOK_SYNC_RW_WRLOCK },
+	{ "pthread_rwlock_tryrdlock", HOOK_SYNC_RW_TRYRDLOCK },
+	{ "pthread_rwlock_trywrlock", HOOK_SYNC_RW_TRYWRLOCK },
+	{ "pthread_rwlock_unlock", HOOK_SYNC_RW_UNLOCK },
+};
+
+int hooks_sync(struct tracer *t, struct symtab *sym, const struct options *o)
+{
+	if (o->sync_instructions)
+		return 0;
+	for (size_t i = 0; i < sizeof sync_calls / sizeof sync_calls[0]; i++) {
+		uint64_t f = sym_addr(sym, sync_calls[i].name);
+		if (f && tracer_add_hook(t, f, sync_calls[i].hook) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static bool listed(const char *const *names, int n, const char *name)
 {
 	for (int i = 0; i < n; i++)

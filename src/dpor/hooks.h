@@ -23,6 +23,10 @@ int hooks_conventions(struct tracer *t, struct symtab *sym);
 int hooks_library(struct tracer *t, struct symtab *sym,
 		  const struct options *o, char *why, size_t n);
 
+/* Install the hooks of pthread synchronisation calls run as one event
+ * each (unless --sync instructions).  Returns 0 or -1. */
+int hooks_sync(struct tracer *t, struct symtab *sym, const struct options *o);
+
 /* The values an EV_NONDET event explores, in order: *vals and their
  * number (_bool: 0, 1; otherwise --nondet-domain). */
 unsigned hooks_domain(const struct options *o, const struct tr_event *ev,

@@ -418,12 +418,24 @@ static void handle(struct worker *k, uint32_t type, struct buf *b)
 		return;
 	}
 	if (type == C_RESET) {
+		struct escape_set *e = explorer_escapes(k->x);
+		size_t got = (b->n - b->off) / 8;
 		k->epoch = epoch;
 		while (k->ntasks)
 			drop_task(k, &k->tasks[0]);
 		while (b->n - b->off >= 8)
-			esc_add(explorer_escapes(k->x), get64(b), 8);
-		k->resetting = false;
+			esc_add(e, get64(b), 8);
+		/* escapes the coordinator has not heard of (this worker's
+		 * own W_RESTART crossed another one): tell it, and take no
+		 * task until every worker has the same set (a task replayed
+		 * with another set of events diverges) */
+		k->resetting = e->n > got;
+		if (k->resetting) {
+			put32(&r, k->epoch);
+			escapes_put(k, &r);
+			send_k(k, W_RESTART, &r);
+			buf_free(&r);
+		}
 		return;
 	}
 	if (epoch != k->epoch)
@@ -754,6 +766,7 @@ struct coord {
 	bool exhaustive, pruned, sample;
 	long bound;
 	struct par_outcome *po;
+	struct escape_set esc; /* the union of every worker's escapes */
 };
 
 static double now(void)
@@ -953,8 +966,17 @@ static void coord_msg(struct coord *c, int i, uint32_t type, struct buf *b)
 		enqueue(c, b);
 		return;
 	}
-	if (epoch != c->epoch)
+	if (type == W_RESTART) {
+		/* escapes only grow: keep the union, and reset everybody
+		 * when it grows (or when a current worker asks: it waits) */
+		size_t grew = 0;
+		while (b->n - b->off >= 8)
+			grew += esc_add(&c->esc, get64(b), 8);
+		if (!grew && epoch != c->epoch)
+			return; /* its escapes are in the reset sent since */
+	} else if (epoch != c->epoch) {
 		return; /* from before a reset */
+	}
 	switch (type) {
 	case W_NEWTASK:
 		route_set(c, get64(b), i);
@@ -967,7 +989,9 @@ static void coord_msg(struct coord *c, int i, uint32_t type, struct buf *b)
 		while (c->nqueue)
 			buf_free(&c->queue[--c->nqueue]);
 		put32(&r, c->epoch);
-		put(&r, b->p + 4, b->n - 4);
+		for (size_t e = 0; e < c->esc.cap; e++)
+			if (c->esc.slot[e])
+				put64(&r, (c->esc.slot[e] - 1) << 3);
 		for (int j = 0; j < c->n; j++)
 			to_worker(c, j, C_RESET, &r);
 		buf_free(&r);
@@ -1255,6 +1279,7 @@ out:
 		buf_free(&c.queue[--c.nqueue]);
 	free(c.queue);
 	free(c.routes);
+	esc_free(&c.esc);
 	free(c.w);
 	if (c.sh)
 		munmap(c.sh, sizeof *c.sh);

@@ -286,10 +286,16 @@ static void text_outcomes(const struct results *r, FILE *f)
 	}
 }
 
-/* "store+0x12 (dekker.c:29)" → "store+0x12": what --assume-fence takes. */
+/* "store+0x12 (dekker.c:29)" → "store+0x12": what --assume-fence takes,
+ * when the name is a plain C one.  A C++ or Rust name has spaces, shell
+ * characters, and may not be unique (Rust's legacy names lose their
+ * hash): then the pc, which is what the re-check used (0 returned). */
 static int addr_len(const char *at)
 {
-	return (int)strcspn(at, " ");
+	size_t n = strcspn(at, " ");
+
+	return strspn(at, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			  "0123456789_.+") == n ? (int)n : 0;
 }
 
 /* One reordering and, the first time it comes up, the fence for it. */
@@ -337,9 +343,14 @@ static void text_fence(const struct results *r, FILE *f)
 	if (!fr->nfences)
 		return;
 	fputs("  re-checked with", f);
-	for (int i = 0; i < fr->nfences; i++)
-		fprintf(f, " --assume-fence %.*s", addr_len(fr->at[i]),
-			fr->at[i]);
+	for (int i = 0; i < fr->nfences; i++) {
+		if (addr_len(fr->at[i]))
+			fprintf(f, " --assume-fence %.*s", addr_len(fr->at[i]),
+				fr->at[i]);
+		else
+			fprintf(f, " --assume-fence %#lx",
+				(unsigned long)fr->pc[i]);
+	}
 	fprintf(f, ":\n    %s\n  (the fence check took %.2f s)\n", fr->recheck,
 		fr->seconds);
 }

@@ -92,6 +92,8 @@ struct results {
 	struct fence_rec fence;
 	char *trace;        /* --replay of an execution without error: its
 			     * rendered trace (malloc'd) */
+	int handoff_pid;    /* --replay --gdb / --core: the stopped process
+			     * at the failure (tracer_handoff), 0: none */
 };
 
 /* Count one execution's outcome (merged with an equal one); witness: the

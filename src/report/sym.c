@@ -15,6 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "report/symcfi.h"
+#include "report/syminl.h"
 #include "report/symline.h"
 #include "report/symelf.h"
 #include "report/symvec.h"
@@ -45,9 +47,11 @@ struct obj {
 	uint64_t bias;    /* runtime address - link-time address */
 	uint64_t end;     /* runtime end of the highest PT_LOAD, 0 if unknown */
 	int exec;         /* has an executable mapping */
-	int syms_done, lines_done;
+	int syms_done, lines_done, inl_done, cfi_done;
 	struct symelf *syms;
 	struct symline *lines;
+	struct syminl *inl;
+	struct symcfi *cfi;
 };
 
 /* A runtime address range of one object; sorted, disjoint. */
@@ -56,7 +60,16 @@ struct range {
 	size_t obj;
 };
 
+/* sym_cfa() answers, by address: asked for at every event. */
+struct cfa_entry {
+	uint64_t key; /* addr + 1, 0 = empty */
+	bool ok;
+	struct sym_cfa r;
+};
+
 struct symtab {
+	struct cfa_entry *cfa; /* open addressing, cap a power of two */
+	size_t ncfa, cfacap;
 	struct obj *objs; /* the executable first, then map order */
 	size_t nobjs, ocap;
 	struct range *r;
@@ -199,6 +212,8 @@ static void obj_free(struct obj *o)
 		close(o->fd);
 	symelf_free(o->syms);
 	symline_free(o->lines);
+	syminl_free(o->inl);
+	symcfi_free(o->cfi);
 }
 
 /* Group the file-backed mappings by path; keep the objects with code. */
@@ -367,6 +382,7 @@ void sym_free(struct symtab *st)
 		obj_free(&st->objs[i]);
 	free(st->objs);
 	free(st->r);
+	free(st->cfa);
 	free(st);
 }
 
@@ -395,6 +411,34 @@ static void load_lines(struct obj *o)
 	o->lines_done = 1;
 	if (!o->image && obj_src(o, &src, &opened) == 0) {
 		o->lines = symline_load(src.fd);
+		src_close(&src, opened);
+	}
+}
+
+static void load_inl(struct obj *o)
+{
+	struct symelf_src src;
+	int opened;
+
+	if (o->inl_done)
+		return;
+	o->inl_done = 1;
+	if (!o->image && obj_src(o, &src, &opened) == 0) {
+		o->inl = syminl_load(src.fd);
+		src_close(&src, opened);
+	}
+}
+
+static void load_cfi(struct obj *o)
+{
+	struct symelf_src src;
+	int opened;
+
+	if (o->cfi_done)
+		return;
+	o->cfi_done = 1;
+	if (!o->image && obj_src(o, &src, &opened) == 0) {
+		o->cfi = symcfi_load(src.fd);
 		src_close(&src, opened);
 	}
 }
@@ -447,6 +491,7 @@ int sym_lookup(struct symtab *st, uint64_t addr, struct sym_info *out)
 	const struct range *r = find_range(st, addr);
 	struct obj *o;
 	uint64_t v, start;
+	bool lib;
 
 	memset(out, 0, sizeof *out);
 	if (!r)
@@ -460,7 +505,120 @@ int sym_lookup(struct symtab *st, uint64_t addr, struct sym_info *out)
 	out->func = symelf_find(o->syms, v, &start);
 	if (out->func)
 		out->func_off = v - start;
-	symline_find(o->lines, v, &out->file, &out->line);
+	if (symline_find(o->lines, v, &out->file, &out->line, &lib) == 0)
+		out->user = st->has_exe && r->obj == 0 && !lib;
+	return 0;
+}
+
+/* The name of the function holding the code: the symbol's, but the
+ * DWARF name of a compiler's clone ("xcreate" for "xcreate.constprop.0",
+ * "f(int)" for "f(int) [clone .isra.0]"). */
+static const char *outer_name(const char *sym, const char *dwarf)
+{
+	size_t n = dwarf ? strlen(dwarf) : 0;
+
+	if (!sym)
+		return dwarf;
+	if (n && strncmp(sym, dwarf, n) == 0 &&
+	    (sym[n] == '.' || strncmp(sym + n, " [clone", 7) == 0))
+		return dwarf;
+	return sym;
+}
+
+int sym_frames(struct symtab *st, uint64_t addr, struct sym_frame *out,
+	       int max)
+{
+	struct syminl_call c[SYM_MAX_FRAMES];
+	struct sym_info si;
+	const struct range *r = find_range(st, addr);
+	const char *sub = NULL;
+	bool exe = r && st->has_exe && r->obj == 0;
+	int n = 0, k = 0;
+
+	if (max <= 0 || sym_lookup(st, addr, &si) < 0)
+		return 0;
+	if (si.file) {
+		load_inl(&st->objs[r->obj]);
+		k = syminl_find(st->objs[r->obj].inl, addr - st->objs[r->obj].bias,
+				c, SYM_MAX_FRAMES, &sub);
+	}
+	/* innermost: the code itself, at its line */
+	out[n++] = (struct sym_frame){ k ? c[0].func : outer_name(si.func, sub),
+				       si.file, si.line, si.user, k > 0 };
+	/* each inlined call, at its call site in the function around it */
+	for (int i = 0; i < k && n < max; i++)
+		out[n++] = (struct sym_frame){
+			i + 1 < k ? c[i + 1].func : outer_name(si.func, sub),
+			c[i].file, c[i].line,
+			exe && c[i].file && !c[i].lib, i + 1 < k };
+	return n;
+}
+
+static struct cfa_entry *cfa_slot(struct cfa_entry *v, size_t cap,
+				   uint64_t addr)
+{
+	size_t i = (size_t)((addr * 0x9e3779b97f4a7c15ull) >> 20) & (cap - 1);
+
+	while (v[i].key && v[i].key != addr + 1)
+		i = (i + 1) & (cap - 1);
+	return &v[i];
+}
+
+static int cfa_grow(struct symtab *st)
+{
+	size_t cap = st->cfacap ? 2 * st->cfacap : 1024;
+	struct cfa_entry *v = calloc(cap, sizeof *v);
+
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < st->cfacap; i++)
+		if (st->cfa[i].key)
+			*cfa_slot(v, cap, st->cfa[i].key - 1) = st->cfa[i];
+	free(st->cfa);
+	st->cfa = v;
+	st->cfacap = cap;
+	return 0;
+}
+
+static int cfa_compute(struct symtab *st, uint64_t addr, struct sym_cfa *out);
+
+int sym_cfa(struct symtab *st, uint64_t addr, struct sym_cfa *out)
+{
+	struct cfa_entry *e;
+
+	if (!st)
+		return -1;
+	if (2 * (st->ncfa + 1) > st->cfacap && cfa_grow(st) < 0)
+		return cfa_compute(st, addr, out);
+	e = cfa_slot(st->cfa, st->cfacap, addr);
+	if (!e->key) {
+		e->key = addr + 1;
+		e->ok = cfa_compute(st, addr, &e->r) == 0;
+		st->ncfa++;
+	}
+	*out = e->r;
+	return e->ok ? 0 : -1;
+}
+
+static int cfa_compute(struct symtab *st, uint64_t addr, struct sym_cfa *out)
+{
+	const struct range *r = find_range(st, addr);
+	struct sym_frame f[SYM_MAX_FRAMES];
+	struct symcfi_rule rule;
+	struct obj *o;
+	int n;
+
+	if (!r)
+		return -1;
+	o = &st->objs[r->obj];
+	load_cfi(o);
+	if (symcfi_rule(o->cfi, addr - o->bias, &rule) < 0)
+		return -1;
+	*out = (struct sym_cfa){ rule.reg, rule.off, rule.rbp_saved,
+				 rule.rbp_off, false };
+	n = sym_frames(st, addr, f, SYM_MAX_FRAMES);
+	for (int i = 0; i < n && !out->user; i++)
+		out->user = f[i].user;
 	return 0;
 }
 
@@ -508,8 +666,16 @@ const char *sym_describe(struct symtab *st, uint64_t addr, char *buf,
 		return buf;
 	}
 	n = put_place(&si, buf, size);
-	if (si.file)
-		snprintf(buf + n, size - n, " (%s:%d)", si.file, si.line);
+	if (si.file) {
+		struct sym_frame f[SYM_MAX_FRAMES];
+		int k = sym_frames(st, addr, f, SYM_MAX_FRAMES), u = 0;
+
+		while (u < k && !f[u].user)
+			u++;
+		if (u == k || !f[u].file) /* no frame of the program's own */
+			u = 0, f[0].file = si.file, f[0].line = si.line;
+		snprintf(buf + n, size - n, " (%s:%d)", f[u].file, f[u].line);
+	}
 	return buf;
 }
 
@@ -538,7 +704,8 @@ int sym_check(const struct symtab *st)
 	}
 	for (size_t i = 0; st && i < st->nobjs; i++) {
 		if (symelf_check(st->objs[i].syms) ||
-		    symline_check(st->objs[i].lines))
+		    symline_check(st->objs[i].lines) ||
+		    syminl_check(st->objs[i].inl))
 			return -1;
 	}
 	return 0;

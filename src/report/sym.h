@@ -22,6 +22,7 @@
 #ifndef X86SMC_SYM_H
 #define X86SMC_SYM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -49,17 +50,58 @@ struct sym_info {
 	uint64_t obj_off;   /* addr - load bias of the object */
 	const char *file;   /* source file (basename), NULL without DWARF */
 	int line;           /* 0 without DWARF */
+	bool user;          /* the program's own code: in the executable, at
+			     * a line of a file that is not library source
+			     * (system and libstdc++ headers, Rust's std,
+			     * core and alloc, crates of a Cargo registry) */
 };
 
 /* Fill *out for a code or data address; returns 0 if the address lies in
  * a known object, -1 otherwise (out is then all NULL/0). */
 int sym_lookup(struct symtab *st, uint64_t addr, struct sym_info *out);
 
+/* One frame of the code at an address: a function and the line in it. */
+struct sym_frame {
+	const char *func; /* demangled; NULL if unknown */
+	const char *file; /* basename; NULL without DWARF */
+	int line;
+	bool user;        /* the program's own code (as sym_info.user) */
+	bool inlined;     /* inlined into the next frame */
+};
+#define SYM_MAX_FRAMES 16
+
+/* The frames of the code at addr, innermost first: the function whose
+ * code it is, at addr's line; then, if that was inlined (DWARF
+ * DW_TAG_inlined_subroutine, syminl.h), the function it was inlined
+ * into, at the line of the call; and so on up to the function that holds
+ * the code (its DWARF name: "xcreate", not "xcreate.constprop.0"; the
+ * symbol's without DWARF).  Returns how many (at most max), 0 if addr is
+ * in no known object. */
+int sym_frames(struct symtab *st, uint64_t addr, struct sym_frame *out,
+	       int max);
+
+/* How to find the caller of the code at addr (x86-64 DWARF CFI, from
+ * .eh_frame or .debug_frame, symcfi.h): CFA = reg (7 rsp, 6 rbp) + off,
+ * the return address at CFA - 8, rbp unchanged or saved at CFA +
+ * rbp_off; user: a frame of the code at addr is the program's own.
+ * 0, or -1 without a rule. */
+struct sym_cfa {
+	int reg;
+	int64_t off;
+	bool rbp_saved;
+	int64_t rbp_off;
+	bool user;
+};
+int sym_cfa(struct symtab *st, uint64_t addr, struct sym_cfa *out);
+
 /* 1 if addr lies in the executable (not a library, not anonymous). */
 int sym_in_exe(const struct symtab *st, uint64_t addr);
 
 /* "func+0x1a (file.c:42)", "func+0x1a", "libc.so.6+0x8e1f0" or
- * "0x7f001234": always fills buf; returns buf. */
+ * "0x7f001234": always fills buf; returns buf.  The line is that of the
+ * first frame of the program's own code (sym_frames) when the code was
+ * inlined from library source: "_M_run()+0x4 (sb.cc:26)", not
+ * "(atomic_base.h:464)". */
 const char *sym_describe(struct symtab *st, uint64_t addr, char *buf,
 			 size_t size);
 

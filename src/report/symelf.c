@@ -2,7 +2,9 @@
  * Semantics are in symelf.h. */
 #include <gelf.h>
 #include <libelf.h>
+#include <libiberty/demangle.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +23,8 @@ struct ent {
 	uint8_t type;   /* STT_* */
 	uint8_t bind;   /* STB_* */
 	uint8_t hidden; /* a non-default symbol version */
+	uint8_t dm_done; /* disp computed */
+	char *disp;     /* demangled name (malloc'd), NULL: the name itself */
 };
 
 struct symelf {
@@ -229,6 +233,8 @@ void symelf_free(struct symelf *t)
 {
 	if (!t)
 		return;
+	for (size_t i = 0; i < t->n; i++)
+		free(t->v[i].disp);
 	free(t->v);
 	free(t->names);
 	free(t);
@@ -250,8 +256,28 @@ static int covers(const struct symelf *t, size_t i, uint64_t vaddr)
 	return i == t->n || vaddr < t->v[i].addr;
 }
 
-const char *symelf_find(const struct symelf *t, uint64_t vaddr,
-			uint64_t *start)
+/* Itanium C++ (_Z) and Rust (legacy _ZN...17h<hash>E, v0 _R) names. */
+static bool mangled(const char *name)
+{
+	return (name[0] == '_' && (name[1] == 'Z' || name[1] == 'R')) ||
+	       strncmp(name, "__Z", 3) == 0;
+}
+
+/* The name people read: demangled by libiberty (automatic style: C++,
+ * Rust legacy and v0), once, on first use. */
+static const char *display(struct symelf *t, struct ent *e)
+{
+	const char *name = t->names + e->name;
+
+	if (!e->dm_done) {
+		e->dm_done = 1;
+		if (mangled(name))
+			e->disp = cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI);
+	}
+	return e->disp ? e->disp : name;
+}
+
+const char *symelf_find(struct symelf *t, uint64_t vaddr, uint64_t *start)
 {
 	size_t lo = 0, hi;
 
@@ -271,7 +297,7 @@ const char *symelf_find(const struct symelf *t, uint64_t vaddr,
 
 		if (covers(t, i, vaddr)) {
 			*start = t->v[i].addr;
-			return t->names + t->v[i].name;
+			return display(t, &t->v[i]);
 		}
 	}
 	return NULL;
@@ -285,7 +311,57 @@ static int def_rank(const struct ent *e)
 	return e->hidden ? 1 : 0;
 }
 
-int symelf_addr(const struct symelf *t, const char *name, uint64_t *vaddr)
+/* Does the demangled name d say name: equal, or equal up to its
+ * parameter list ("demo::Flags::left" for "demo::Flags::left()")? */
+static bool says(const char *d, const char *name)
+{
+	size_t n = strlen(name);
+
+	return strncmp(d, name, n) == 0 && (d[n] == '\0' || d[n] == '(');
+}
+
+/* The identifier name ends with ("left" in "demo::Flags::left()"),
+ * which a mangled name holds as such: a filter that spares demangling
+ * every symbol of libstdc++.  Empty if it ends otherwise (operator+,
+ * {{closure}}). */
+static void last_ident(const char *name, char *out, size_t n)
+{
+	size_t end = strcspn(name, "("), b = end;
+
+	while (b > 0 && (name[b - 1] == '_' || (name[b - 1] >= '0' &&
+		name[b - 1] <= '9') || ((name[b - 1] | 0x20) >= 'a' &&
+					(name[b - 1] | 0x20) <= 'z')))
+		b--;
+	if (end - b >= n || (end < strlen(name) && name[end] != '('))
+		b = end;
+	snprintf(out, n, "%.*s", (int)(end - b), name + b);
+}
+
+/* name as people write it: the one address whose demangled name says
+ * it; -1 if none, -2 if several (ambiguous). */
+static int addr_demangled(struct symelf *t, const char *name,
+			  uint64_t *vaddr)
+{
+	char id[256];
+	int found = 0;
+
+	last_ident(name, id, sizeof id);
+	for (size_t i = 0; i < t->n; i++) {
+		struct ent *e = &t->v[i];
+		const char *raw = t->names + e->name;
+
+		if (!mangled(raw) || (id[0] && !strstr(raw, id)) ||
+		    !says(display(t, e), name))
+			continue;
+		if (found && *vaddr != e->addr)
+			return -2;
+		found = 1;
+		*vaddr = e->addr;
+	}
+	return found ? 0 : -1;
+}
+
+int symelf_addr(struct symelf *t, const char *name, uint64_t *vaddr)
 {
 	int best = 3;
 
@@ -300,7 +376,9 @@ int symelf_addr(const struct symelf *t, const char *name, uint64_t *vaddr)
 			*vaddr = t->v[i].addr;
 		}
 	}
-	return best < 3 ? 0 : -1;
+	if (best < 3)
+		return 0;
+	return t && !mangled(name) ? addr_demangled(t, name, vaddr) : -1;
 }
 
 size_t symelf_prefix(const struct symelf *t, const char *prefix,

@@ -57,12 +57,18 @@ int symelf_layout(const struct symelf_src *src, uint64_t file_off,
 struct symelf *symelf_load(const struct symelf_src *src);
 void symelf_free(struct symelf *t);
 
-/* Name of the symbol containing vaddr and its start, or NULL. */
-const char *symelf_find(const struct symelf *t, uint64_t vaddr,
-			uint64_t *start);
+/* Name of the symbol containing vaddr and its start, or NULL.  The name
+ * is demangled (C++ Itanium, Rust legacy and v0: libiberty's
+ * cplus_demangle with DMGL_PARAMS | DMGL_ANSI, automatic style) on first
+ * use and kept: "demo::Flags::left()", "core::panicking::panic_fmt". */
+const char *symelf_find(struct symelf *t, uint64_t vaddr, uint64_t *start);
 
-/* 0 and the st_value of the best definition of name, or -1. */
-int symelf_addr(const struct symelf *t, const char *name, uint64_t *vaddr);
+/* 0 and the st_value of the best definition of name, or -1.  A name
+ * that no symbol has as such may be a demangled one: it matches a symbol
+ * whose demangled name is name, or name followed by its parameter list
+ * ("demo::Flags::left" or "demo::Flags::left()"); when such names cover
+ * more than one address it is ambiguous: -2. */
+int symelf_addr(struct symelf *t, const char *name, uint64_t *vaddr);
 
 /* The st_values of the functions (STT_FUNC) whose names start with
  * prefix, each address once, at most max; returns how many. */

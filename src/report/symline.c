@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/srcpath.h"
 #include "report/symline.h"
 #include "report/symvec.h"
 
@@ -29,7 +30,11 @@ struct row {
 struct symline {
 	struct row *v;
 	size_t n, cap;
-	char **files; /* basenames, each once */
+	struct file {
+		char *path; /* as DWARF names it, each once */
+		const char *base; /* its basename (inside path) */
+		bool lib;   /* library source (srcpath.h) */
+	} *files;
 	size_t nfiles, fcap;
 };
 
@@ -57,25 +62,26 @@ static int failed(Dwarf_Debug dbg, int res, Dwarf_Error *err)
 	return res != DW_DLV_OK;
 }
 
-/* Index of the basename of path in t->files, adding it if new. */
+/* Index of path in t->files, adding it if new. */
 static int intern(struct symline *t, const char *path, uint32_t *idx)
 {
-	const char *slash = strrchr(path, '/');
-	const char *base = slash ? slash + 1 : path;
+	const char *slash;
 	char *copy;
 
 	for (size_t i = 0; i < t->nfiles; i++) {
-		if (strcmp(t->files[i], base) == 0) {
+		if (strcmp(t->files[i].path, path) == 0) {
 			*idx = (uint32_t)i;
 			return 0;
 		}
 	}
 	if (symvec_grow((void **)&t->files, &t->fcap, t->nfiles + 1,
-		 sizeof *t->files) ||
-	    !(copy = strdup(base)))
+			sizeof *t->files) ||
+	    !(copy = strdup(path)))
 		return -1;
+	slash = strrchr(copy, '/');
 	*idx = (uint32_t)t->nfiles;
-	t->files[t->nfiles++] = copy;
+	t->files[t->nfiles++] = (struct file){
+		copy, slash ? slash + 1 : copy, srcpath_lib(copy) };
 	return 0;
 }
 
@@ -288,14 +294,14 @@ void symline_free(struct symline *t)
 	if (!t)
 		return;
 	for (size_t i = 0; i < t->nfiles; i++)
-		free(t->files[i]);
+		free(t->files[i].path);
 	free(t->files);
 	free(t->v);
 	free(t);
 }
 
 int symline_find(const struct symline *t, uint64_t vaddr, const char **file,
-		int *line)
+		 int *line, bool *lib)
 {
 	size_t lo = 0, hi = t ? t->n : 0;
 	const struct row *r;
@@ -313,8 +319,10 @@ int symline_find(const struct symline *t, uint64_t vaddr, const char **file,
 	r = &t->v[lo - 1];
 	if (r->end || r->line == 0 || r->file == NO_FILE)
 		return -1;
-	*file = t->files[r->file];
+	*file = t->files[r->file].base;
 	*line = (int)r->line;
+	if (lib)
+		*lib = t->files[r->file].lib;
 	return 0;
 }
 

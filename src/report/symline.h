@@ -12,11 +12,13 @@
  * location views) resolve to the last one, as addr2line does.  Rows with
  * line 0 (code with no source line) answer "no line".
  *
- * File names are stored as basenames, each once per object.
+ * Files are kept by their DWARF path, each once per object, and shown
+ * by basename; a file is library source or the user's by srcpath.h.
  */
 #ifndef X86SMC_SYMLINE_H
 #define X86SMC_SYMLINE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,9 +29,10 @@ struct symline;
 struct symline *symline_load(int fd);
 void symline_free(struct symline *t);
 
-/* 0 with *file (owned by t) and *line for vaddr, or -1. */
+/* 0 with *file (a basename owned by t) and *line for vaddr, and if lib is
+ * not NULL whether the file is library source (srcpath.h); or -1. */
 int symline_find(const struct symline *t, uint64_t vaddr, const char **file,
-		int *line);
+		 int *line, bool *lib);
 
 /* Number of rows; 0 for NULL.  For tests and timing figures. */
 size_t symline_rows(const struct symline *t);

@@ -318,11 +318,26 @@ static uint64_t where_pc(const struct tr_event *ev)
 		       : ev->pc;
 }
 
+/* Is the code at pc the program's own (a frame of it, inlined calls
+ * included, is user source; or it is in the executable without line
+ * information: there is nothing better to show)? */
+static bool user_code(const struct tctx *c, uint64_t pc)
+{
+	struct sym_frame f[SYM_MAX_FRAMES];
+	int n = sym_frames(c->env->sym, pc, f, SYM_MAX_FRAMES);
+
+	for (int i = 0; i < n; i++)
+		if (f[i].user)
+			return true;
+	return sym_in_exe(c->env->sym, pc) && (n == 0 || !f[0].file);
+}
+
 static bool always_shown(const struct tr_event *ev)
 {
 	switch (ev->kind) {
 	case EV_SPAWN: case EV_EXIT: case EV_JOIN: case EV_OUTPUT:
 	case EV_END: case EV_FENCE: case EV_NONDET: case EV_ATOMIC:
+	case EV_SYNC:
 		return true;
 	default:
 		return ev->fenced;
@@ -343,7 +358,7 @@ static void choose_shown(struct tctx *c)
 		    c->stale[k] >= 0 || step_conflicts(c, k))
 			c->shown[k] = SHOWN;
 		else if (c->env->sym && ev->kind != EV_UPDATE &&
-			 sym_in_exe(c->env->sym, where_pc(ev)))
+			 user_code(c, where_pc(ev)))
 			c->shown[k] = CODE;
 	}
 	/* an update is shown with the store it completes, and the store
@@ -393,19 +408,108 @@ static void tname(const struct tctx *c, const struct tr_event *ev, char *b,
 		snprintf(b, n, "T%d+", who(c, ev));
 }
 
-/* A code address: "func (file.c:42)", "func+0x1a" or hex. */
-static const char *code_text(const struct tctx *c, uint64_t pc, char *b,
-			     size_t n)
-{
-	struct sym_info si;
+/* ---- where a step is: its frames ---- */
 
-	if (!c->env->sym || sym_lookup(c->env->sym, pc, &si) < 0)
-		snprintf(b, n, "%#" PRIx64, pc);
-	else if (si.file && si.func)
-		snprintf(b, n, "%s (%s:%d)", si.func, si.file, si.line);
+#define MAX_CHAIN (SYM_MAX_FRAMES * 2)
+
+/* A frame and the code address it stands for (for the "func+0x1a" form
+ * when it has no line). */
+struct cframe {
+	struct sym_frame f;
+	uint64_t pc;
+};
+
+/* The frames of the code at pc (inlined calls, then the function), then
+ * those of each call around it (the event's return addresses, each
+ * looked up one byte back: the call's line). */
+static int chain(const struct tctx *c, uint64_t pc, const uint64_t *ret,
+		 int nret, struct cframe *out)
+{
+	struct sym_frame f[SYM_MAX_FRAMES];
+	int n = 0;
+
+	for (int r = -1; r < nret && n < MAX_CHAIN; r++) {
+		uint64_t a = r < 0 ? pc : ret[r] - 1;
+		int k;
+
+		if (r >= 0 && !ret[r])
+			break;
+		k = sym_frames(c->env->sym, a, f, SYM_MAX_FRAMES);
+		if (k == 0)
+			break; /* an unknown return address: stop there */
+		for (int i = 0; i < k && n < MAX_CHAIN; i++)
+			out[n++] = (struct cframe){ f[i], a };
+	}
+	return n;
+}
+
+/* "func (file.c:42)", or without a line "func+0x1a" / "lib.so+0x8e1f0" */
+static size_t frame_text(const struct tctx *c, const struct cframe *f,
+			 char *b, size_t n)
+{
+	int w;
+
+	if (f->f.file && f->f.func)
+		w = snprintf(b, n, "%s (%s:%d)", f->f.func, f->f.file,
+			     f->f.line);
+	else if (f->f.file)
+		w = snprintf(b, n, "%s:%d", f->f.file, f->f.line);
 	else
-		sym_describe(c->env->sym, pc, b, n);
+		w = (int)strlen(sym_describe(c->env->sym, f->pc, b, n));
+	return w < 0 ? 0 : (size_t)w < n ? (size_t)w : n - 1;
+}
+
+/* The frames of a step (ret: its return addresses; NULL, 0 if none):
+ * under --frames user the first frame of the program's own code, and
+ * when the function around it is the program's too, the line of that
+ * call ("store (dekker.c:29) from thread:43"); without such a frame the
+ * innermost one.  Under --frames all every frame, innermost first,
+ * joined by " from ". */
+static const char *where_text(const struct tctx *c, uint64_t pc,
+			      const uint64_t *ret, int nret, char *b,
+			      size_t n)
+{
+	struct cframe f[MAX_CHAIN];
+	int k, u = 0;
+	size_t len;
+
+	if (!c->env->sym || (k = chain(c, pc, ret, nret, f)) == 0) {
+		snprintf(b, n, "%#" PRIx64, pc);
+		return b;
+	}
+	if (c->env->frames_all) {
+		len = frame_text(c, &f[0], b, n);
+		for (int i = 1; i < k && len + 7 < n; i++) {
+			len += (size_t)snprintf(b + len, n - len, " from ");
+			len += frame_text(c, &f[i], b + len, n - len);
+		}
+		return b;
+	}
+	while (u < k && !f[u].f.user)
+		u++;
+	if (u == k)
+		u = 0;
+	len = frame_text(c, &f[u], b, n);
+	if (f[u].f.user && u + 1 < k && f[u + 1].f.user && len + 1 < n) {
+		const struct sym_frame *p = &f[u + 1].f;
+		if (strcmp(p->file, f[u].f.file) == 0)
+			snprintf(b + len, n - len, " from %s:%d",
+				 p->func ? p->func : "?", p->line);
+		else
+			snprintf(b + len, n - len, " from %s (%s:%d)",
+				 p->func ? p->func : "?", p->file, p->line);
+	}
 	return b;
+}
+
+/* The return addresses of ev that lie beyond where_pc(ev) (a region
+ * event is shown at its caller: its first return address). */
+static int step_rets(const struct tr_event *ev, const uint64_t **ret)
+{
+	int skip = where_pc(ev) != ev->pc && ev->ret[0] == ev->caller;
+
+	*ret = ev->ret + skip;
+	return TR_RETS - skip;
 }
 
 /* A data address: "flag+0x4", "0x7ffd... (stack of T1)", ... */
@@ -458,7 +562,8 @@ static void insn_text(const struct tctx *c, const struct tr_event *ev,
 	if (ev->kind == EV_UPDATE)
 		return;
 	if (ev->kind == EV_NONDET || ev->kind == EV_ATOMIC ||
-	    ev->kind == EV_CALL) {
+	    ev->kind == EV_CALL || ev->kind == EV_SYNC ||
+	    (ev->kind == EV_END && ev->sysno < 0)) {
 		/* a hooked function: its name */
 		struct sym_info si;
 		if (c->env->sym && sym_lookup(c->env->sym, ev->pc, &si) == 0 &&
@@ -603,6 +708,44 @@ static const char *sys_text(long nr, char *b, size_t n)
 	return b;
 }
 
+/* A pthread call run as one event (src/tracer/sync.c): what it does to
+ * its object. */
+static void put_sync(struct tctx *c, const struct tr_event *ev)
+{
+	char o[160], m[160];
+	const char *what;
+
+	data_text(c, ev->acc[0].addr, o, sizeof o);
+	switch (ev->sync_op) {
+	case HOOK_SYNC_MUTEX_LOCK: case HOOK_SYNC_MUTEX_TIMEDLOCK:
+		what = "locks %s"; break;
+	case HOOK_SYNC_MUTEX_TRYLOCK: what = "trylock %s"; break;
+	case HOOK_SYNC_MUTEX_UNLOCK: what = "unlocks %s"; break;
+	case HOOK_SYNC_MUTEX_DESTROY: what = "destroys %s"; break;
+	case HOOK_SYNC_COND_WAIT: case HOOK_SYNC_COND_TIMEDWAIT:
+	case HOOK_SYNC_COND_CLOCKWAIT:
+		if (ev->nacc == 2) {
+			data_text(c, ev->acc[1].addr, m, sizeof m);
+			fprintf(c->f, "  unlocks %s, waits on %s", m, o);
+			return;
+		}
+		what = "woken, locks %s again"; break;
+	case HOOK_SYNC_COND_SIGNAL: what = "signals %s"; break;
+	case HOOK_SYNC_COND_BROADCAST: what = "broadcasts %s"; break;
+	case HOOK_SYNC_COND_DESTROY: what = "destroys %s"; break;
+	case HOOK_SYNC_SEM_WAIT: what = "takes %s"; break;
+	case HOOK_SYNC_SEM_POST: what = "posts %s"; break;
+	case HOOK_SYNC_BARRIER_WAIT: what = "arrives at %s"; break;
+	case HOOK_SYNC_RW_RDLOCK: case HOOK_SYNC_RW_TRYRDLOCK:
+		what = "read-locks %s"; break;
+	case HOOK_SYNC_RW_WRLOCK: case HOOK_SYNC_RW_TRYWRLOCK:
+		what = "write-locks %s"; break;
+	default: what = "unlocks %s"; break;
+	}
+	fputs("  ", c->f);
+	fprintf(c->f, what, o);
+}
+
 /* A library call of the atomic policy: the streams it writes, the
  * blocks it frees or returns. */
 static void put_call(struct tctx *c, const struct tr_event *ev)
@@ -647,13 +790,22 @@ static void put_effect(struct tctx *c, size_t k)
 				 : "?");
 		return;
 	case EV_SYSCALL: case EV_END:
-		fprintf(c->f, "  %s", sys_text(ev->sysno, at, sizeof at));
+		if (ev->kind == EV_END && ev->sysno < 0) /* at a hook */
+			fprintf(c->f, "  %s", ev->value == END_BY_ASSERT
+						  ? "the assertion fails"
+						  : "the error is reached");
+		else
+			fprintf(c->f, "  %s",
+				sys_text(ev->sysno, at, sizeof at));
 		return;
 	case EV_NONDET:
 		fprintf(c->f, "  returns %" PRId64, ev->value);
 		return;
 	case EV_CALL: /* abstract accesses (docs/LIBRARY.md) */
 		put_call(c, ev);
+		return;
+	case EV_SYNC:
+		put_sync(c, ev);
 		return;
 	case EV_ATOMIC: /* one step; its accesses, merged (tracer.h) */
 		fprintf(c->f, "  %s", ev->region == RG_ATOMIC
@@ -692,15 +844,18 @@ static void put_effect(struct tctx *c, size_t k)
 static void put_step(struct tctx *c, size_t k)
 {
 	const struct tr_event *ev = &c->in->ev[k];
-	char th[16], where[200], insn[120];
+	char th[16], where[400], insn[120];
 
 	tname(c, ev, th, sizeof th);
 	if (ev->kind == EV_UPDATE)
 		snprintf(where, sizeof where, "(store buffer)");
 	else if (ev->region == RG_EXIT && !ev->caller)
 		snprintf(where, sizeof where, "(start routine returns)");
-	else
-		code_text(c, where_pc(ev), where, sizeof where);
+	else {
+		const uint64_t *ret;
+		int nret = step_rets(ev, &ret);
+		where_text(c, where_pc(ev), ret, nret, where, sizeof where);
+	}
 	insn_text(c, ev, insn, sizeof insn);
 	fprintf(c->f, "%6zu  %-4s %-28s %-30s", k + 1, th, where, insn);
 	put_effect(c, k);
@@ -813,7 +968,7 @@ static void put_deadlock(struct tctx *c, const char *msg)
 static void put_failure(struct tctx *c)
 {
 	const struct error_rec *e = c->in->err;
-	char where[200], at[160];
+	char where[400], at[160];
 
 	if (!e && c->in->status &&
 	    strcmp(c->in->status, "assume-blocked") == 0) {
@@ -827,11 +982,17 @@ static void put_failure(struct tctx *c)
 			c->in->status ? c->in->status : "?");
 		return;
 	}
-	code_text(c, e->pc, where, sizeof where);
+	where_text(c, e->pc, NULL, 0, where, sizeof where);
 	if (strcmp(e->kind, "deadlock") == 0)
 		put_deadlock(c, e->message);
 	else if (strcmp(e->kind, "verifier-error") == 0)
 		fprintf(c->f, "failure: T%d reaches the error at %s\n  %s\n",
+			e->thread, where, e->message);
+	else if (strcmp(e->kind, "panic") == 0)
+		fprintf(c->f, "failure: T%d panics at %s\n  %s\n", e->thread,
+			where, e->message);
+	else if (strcmp(e->kind, "uncaught-exception") == 0)
+		fprintf(c->f, "failure: uncaught exception in T%d at %s\n  %s\n",
 			e->thread, where, e->message);
 	else if (strcmp(e->kind, "assertion") == 0)
 		fprintf(c->f, "failure: assertion fails in T%d at %s\n  %s\n",

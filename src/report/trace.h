@@ -44,6 +44,7 @@ struct trace_env {
 	/* the bytes of the instruction at pc, 0 if unknown */
 	size_t (*insn)(void *ctx, uint64_t pc, uint8_t *buf, size_t n);
 	void *ctx;
+	bool frames_all; /* --frames all: every frame of a step */
 };
 
 struct trace_in {

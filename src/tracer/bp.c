@@ -97,7 +97,8 @@ void bp_lift(struct tracer *t, uint64_t lo, uint64_t hi, bool lift)
 
 bool bp_native_lifted(uint8_t hook)
 {
-	return hook == 0 || lib_hook(hook) || hook == HOOK_ATOMIC_BEGIN ||
+	return hook == 0 || lib_hook(hook) || sync_hook(hook) ||
+	       hook == HOOK_ATOMIC_BEGIN ||
 	       hook == HOOK_ATOMIC_END || hook == HOOK_ATOMIC_CALL;
 }
 

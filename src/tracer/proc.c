@@ -449,6 +449,19 @@ size_t proc_write(struct proc *p, uint64_t addr, const void *buf, size_t n)
 	return r < 0 ? 0 : (size_t)r;
 }
 
+pid_t proc_detach(struct proc *p, int sig)
+{
+	pid_t pid = p->pid;
+
+	if (pid <= 0 || ptrace(PTRACE_DETACH, pid, 0, (void *)(long)sig) < 0)
+		return -1;
+	if (p->memfd >= 0)
+		close(p->memfd);
+	p->memfd = -1;
+	p->pid = 0;
+	return pid;
+}
+
 int proc_attach_pid(struct proc *p, pid_t pid)
 {
 	if (p->memfd >= 0)

@@ -87,6 +87,11 @@ long proc_geteventmsg(struct proc *p);
 size_t proc_read(struct proc *p, uint64_t addr, void *buf, size_t n);
 size_t proc_write(struct proc *p, uint64_t addr, const void *buf, size_t n);
 
+/* Let the stopped process go (--gdb, --core: handoff.c), delivering sig
+ * as it resumes (SIGSTOP: it stays stopped, untraced); p forgets it.
+ * Returns its pid, or -1. */
+pid_t proc_detach(struct proc *p, int sig);
+
 /* Switch p to another pid (a snapshot): reopens /proc/pid/mem. */
 int proc_attach_pid(struct proc *p, pid_t pid);
 

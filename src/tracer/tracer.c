@@ -34,6 +34,7 @@ static const char *const kind_names[EV_NKINDS] = {
 	[EV_FENCE] = "fence",     [EV_YIELD] = "yield", [EV_SYSCALL] = "syscall",
 	[EV_OUTPUT] = "output",   [EV_SPAWN] = "spawn", [EV_EXIT] = "exit",
 	[EV_FUTEX] = "futex",     [EV_END] = "end",     [EV_JOIN] = "join",
+	[EV_SYNC] = "sync",
 	[EV_UPDATE] = "update",   [EV_NONDET] = "nondet",
 	[EV_ATOMIC] = "atomic",   [EV_CALL] = "call",
 };
@@ -713,16 +714,26 @@ static int classify(struct tracer *t, struct lthread *th, struct tr_event *ev)
 	ev->pc = pc;
 	ev->sysno = -1;
 	if (b && b->hook == HOOK_ASSERT_FAIL) {
-		/* the assertion has failed: what glibc does next (format
-		 * the message, write it, abort) is no event worth exploring
-		 * and would only interleave with the other threads */
-		record_assert(t, th);
-		end_signal(t, SIGABRT, 0);
-		return -1;
+		/* the assertion has failed: the abort is the thread's next
+		 * event (others may still run before it); what glibc does
+		 * in between (format the message, write it) is no event
+		 * worth exploring */
+		ev->kind = EV_END;
+		ev->value = END_BY_ASSERT;
+		ev_end_accesses(ev->acc, &ev->nacc);
+		return 1;
 	}
+	if (b && rt_hook(b->hook) && rt_at_hook(t, th, b->hook) < 0)
+		return -1; /* a Rust panic (langrt.c) */
 	int rg = vf_hook(t, th, b, ev);
 	if (rg)
 		return rg;
+	if (b && sync_hook(b->hook) && th->region == RG_NONE &&
+	    th->section == RG_NONE) {
+		rg = sync_event(t, th, b->hook, ev);
+		if (rg)
+			return rg;
+	}
 	rg = region_at(t, th, b, ev);
 	if (rg)
 		return rg;
@@ -1118,6 +1129,7 @@ static int advance(struct tracer *t)
 	th->fence_pending = false;
 	th->fence_after = is_fence(t, th->info.pending.pc);
 	th->info.pending_known = true;
+	rt_unwind(t, th, th->info.pending.ret, TR_RETS); /* for reports */
 	th->need_advance = false;
 	await_at_pending(t, th); /* a spin loop: it waits */
 	return 0;
@@ -1157,7 +1169,7 @@ bool ev_needs_drain(const struct tr_event *ev)
 {
 	return ev->kind == EV_RMW || ev->kind == EV_FENCE || ev->sysno >= 0 ||
 	       ev->region != RG_NONE || ev->kind == EV_END || ev->fenced ||
-	       ev->kind == EV_ATOMIC;
+	       ev->kind == EV_ATOMIC || ev->kind == EV_SYNC;
 }
 
 static size_t mem_read(void *ctx, uint64_t a, void *buf, size_t n)
@@ -1175,11 +1187,12 @@ static int mem_exec(void *ctx)
 	return tr_exec_insn(ctx);
 }
 
-/* PSO: a thread has its own FIFO for up to this many locations (the
- * update threads TR_AUX_BASE.. are shared by all threads); the stores to
+/* PSO: a thread has its own FIFO for up to this many locations with
+ * stores in flight at once (the update threads TR_AUX_BASE.. are shared
+ * by all threads; an empty FIFO takes a new location); the stores to
  * further locations share its newest FIFO, and the search is then not
  * complete (their reorderings are not explored: counted, pso_shared). */
-#define PSO_LOCATIONS 8
+#define PSO_LOCATIONS 16
 
 /* PSO: the overlapping buffered stores' tag, for tr_store_tag(). */
 struct overlap {
@@ -1227,6 +1240,16 @@ int tr_store_tag(void *ctx, uint64_t addr, uint64_t size)
 		last = s;
 		mine++;
 	}
+	/* a FIFO of the thread that is empty now takes the new location:
+	 * its old location's stores have all reached memory, so keeping
+	 * the two in one FIFO orders nothing that was not ordered (a
+	 * store of the new one made while the old one still has stores
+	 * gets a FIFO of its own) */
+	for (int s = 0; s < t->nslots; s++)
+		if (t->slot[s].owner == t->cur && !sb_front_tag(&th->sb, s)) {
+			t->slot[s].addr = addr;
+			return s;
+		}
 	if (mine < PSO_LOCATIONS && t->nslots < TR_MAX_THREADS - TR_AUX_BASE) {
 		t->slot[t->nslots].owner = t->cur;
 		t->slot[t->nslots].addr = addr;
@@ -1374,6 +1397,17 @@ static int perform(struct tracer *t, struct lthread *th,
 		return sys_perform(t, th, ev);
 	if (ev->kind == EV_NONDET)
 		return vf_nondet(t, th, ev);
+	if (ev->kind == EV_SYNC)
+		return sync_perform(t, th, ev);
+	if (ev->kind == EV_END && ev->sysno < 0) { /* at a hook */
+		if (ev->value == END_BY_ASSERT) {
+			record_assert(t, th);
+			end_signal(t, SIGABRT, 0);
+		} else {
+			vf_error_call(t, th);
+		}
+		return 0;
+	}
 	/* movs, locked and plain read-modify-writes, pause, mfence: without
 	 * a single step (emulate.h) */
 	int r = tr_emulate(t, th, ev, t->opts.tso && ev->kind == EV_MEM &&
@@ -1482,6 +1516,10 @@ int tracer_timeout_one(struct tracer *t)
 	if (!best)
 		return -1;
 	det_clock_reach(t, best->wait_deadline);
+	if (best->info.wait >= TW_MUTEX) {
+		sync_timeout(best);
+		return 0;
+	}
 	best->info.status = TS_RUNNABLE;
 	best->info.wait = TW_NONE;
 	best->regs.rax = (uint64_t)-ETIMEDOUT;
@@ -1681,6 +1719,8 @@ static int native_hook(struct tracer *t)
 	}
 	if (b->hook == HOOK_ASSERT_FAIL)
 		record_assert(t, th);
+	if (rt_hook(b->hook) && rt_at_hook(t, th, b->hook) < 0)
+		return 1; /* a Rust panic (langrt.c) */
 	int r = vf_native(t, th, b);
 	if (r != 2)
 		return r;
@@ -1834,8 +1874,10 @@ static int run_to_entry(struct tracer *t)
 
 int tracer_start(struct tracer *t, char *const argv[])
 {
+	/* RUST_BACKTRACE=0: a Rust panic hook that captures a backtrace
+	 * runs ~10^5 events of symbolization (docs/LANGUAGES.md) */
 	static char *env[] = { "GLIBC_TUNABLES=glibc.pthread.rseq=0",
-			       "LD_BIND_NOW=1", NULL };
+			       "LD_BIND_NOW=1", "RUST_BACKTRACE=0", NULL };
 	enum { NT = sizeof traced_syscalls / sizeof traced_syscalls[0],
 	       NE = sizeof enosys_syscalls / sizeof enosys_syscalls[0] };
 	int nrs[NT + 16];

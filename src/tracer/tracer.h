@@ -27,6 +27,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "decode/decode.h"
 
@@ -54,6 +55,8 @@ enum ev_kind {
 	EV_ATOMIC,  /* RG_ATOMIC or RG_CALL: code run as one step */
 	EV_CALL,    /* RG_LIB: a library call run as one step, with abstract
 		     * accesses (docs/LIBRARY.md) */
+	EV_SYNC,    /* a pthread synchronisation call as one event, its
+		     * effect emulated (sync.c; .sync_op, .acc[0] the object) */
 	EV_NKINDS
 };
 
@@ -101,8 +104,16 @@ struct tr_event {
 			  * EV_NONDET: the return address into their
 			  * caller, else 0 */
 	uint8_t nondet;  /* EV_NONDET: its type (enum tr_nondet) */
+	uint8_t sync_op; /* EV_SYNC: the call (enum tr_hook, HOOK_SYNC_*) */
 	int64_t value;   /* EV_NONDET: the value returned, as the program
-			  * reads it (sign- or zero-extended from its type) */
+			  * reads it (sign- or zero-extended from its type);
+			  * EV_END at a hook (sysno -1): END_BY_* */
+	/* For reports: the return addresses of the calls the event's code
+	 * is in, innermost first, 0 after the last known (unwound with the
+	 * explorer's tracer_opts.unwind, up to and including the caller of
+	 * the first frame of the program's own code). */
+#define TR_RETS 4
+	uint64_t ret[TR_RETS];
 };
 
 /* The types of __VERIFIER_nondet_* (what the value is truncated to). */
@@ -159,6 +170,11 @@ enum tr_region { RG_NONE = 0, RG_CREATE, RG_START, RG_EXIT, RG_JOIN,
 #define EV_NFDS 1024
 #define EV_ADDR_KERNEL 0xffffffffffffff00ull
 
+/* An EV_END at a hook rather than exit_group: the thread has reached
+ * __assert_fail, or __VERIFIER_error / reach_error; performing it ends
+ * the execution. */
+enum { END_BY_ASSERT = 1, END_BY_ERROR_CALL };
+
 /* The end of the process (exit_group, a crash, an abort) as accesses: it
  * writes every fd and the kernel's state.  It conflicts with what a
  * program shows outside (output, syscalls, another end), not with plain
@@ -178,7 +194,10 @@ enum tr_tstatus { TS_RUNNABLE, TS_BLOCKED, TS_EXITED };
 /* What a blocked thread waits for. */
 enum tr_wait { TW_NONE, TW_FUTEX, TW_LOCK_PI, TW_JOIN,
 	       TW_AWAIT, /* a spin loop: until wait_addr.. change (await.h) */
-	       TW_ASSUME /* __VERIFIER_assume(0): forever (infeasible) */ };
+	       TW_ASSUME, /* __VERIFIER_assume(0): forever (infeasible) */
+	       /* pthread objects (sync.c): until wait_addr's state lets the
+		* call go on */
+	       TW_MUTEX, TW_COND, TW_SEM, TW_BARRIER, TW_RWLOCK };
 
 struct tr_thread_info {
 	int tid;            /* logical id: 0 = main, then in creation order */
@@ -210,6 +229,10 @@ enum tr_end_kind {
 		       * __VERIFIER_assume: the execution is infeasible */
 	END_ERROR_CALL, /* __VERIFIER_error() or reach_error() was called
 			 * (.message: its name, .pc: the call) */
+	END_MISUSE,   /* a pthread object misused (.message says how, .pc:
+		       * the call, .fault_addr: the object): unlocking a
+		       * mutex the thread does not hold, destroying one in
+		       * use, ... (sync.c) */
 };
 
 struct tr_end {
@@ -223,7 +246,20 @@ struct tr_end {
 	uint64_t assert_call; /* pc of the call to __assert_fail */
 	uint64_t callee;      /* END_ERROR_CALL: the function called */
 	char message[512];    /* assertion text, unsupported op, ... */
+	/* A language runtime's fatal error (langrt.c): thread .tid reached
+	 * the hook; lang_ret[] its return addresses there, innermost first
+	 * (up to the caller of the program's first frame).  A Rust panic
+	 * ends the execution at once, as SIGABRT (what -C panic=abort
+	 * does), after the panic hook printed its message; after
+	 * std::terminate the handler runs on and the execution ends, as
+	 * SIGABRT, when it calls abort() (the process left stopped there,
+	 * not killed by the signal: --gdb can look at it). */
+	uint8_t lang;         /* enum tr_lang */
+#define TR_LANG_RETS 24
+	uint64_t lang_ret[TR_LANG_RETS];
 };
+
+enum tr_lang { LANG_NONE, LANG_RUST_PANIC, LANG_CXX_TERMINATE };
 
 struct escape_set;
 
@@ -369,7 +405,74 @@ enum tr_hook { HOOK_ASSERT_FAIL = 1, HOOK_PTHREAD_CREATE,
 	       HOOK_LIB_FPUTC,    /* fputc(c, f), putc(c, f) */
 	       HOOK_LIB_FWRITE,   /* fwrite(p, size, n, f) */
 	       HOOK_LIB_LAST = HOOK_LIB_FWRITE,
+	       /* pthread synchronisation as single events (sync.c,
+		* --sync calls): the call is not run, its effect on the
+		* object is emulated */
+	       HOOK_SYNC_MUTEX_LOCK,
+	       HOOK_SYNC_MUTEX_TRYLOCK,
+	       HOOK_SYNC_MUTEX_TIMEDLOCK,
+	       HOOK_SYNC_MUTEX_UNLOCK,
+	       HOOK_SYNC_MUTEX_DESTROY,
+	       HOOK_SYNC_COND_WAIT,
+	       HOOK_SYNC_COND_TIMEDWAIT,
+	       HOOK_SYNC_COND_CLOCKWAIT,
+	       HOOK_SYNC_COND_SIGNAL,
+	       HOOK_SYNC_COND_BROADCAST,
+	       HOOK_SYNC_COND_DESTROY,
+	       HOOK_SYNC_SEM_WAIT,
+	       HOOK_SYNC_SEM_POST,
+	       HOOK_SYNC_BARRIER_WAIT,
+	       HOOK_SYNC_RW_RDLOCK,
+	       HOOK_SYNC_RW_WRLOCK,
+	       HOOK_SYNC_RW_TRYRDLOCK,
+	       HOOK_SYNC_RW_TRYWRLOCK,
+	       HOOK_SYNC_RW_UNLOCK,
+	       HOOK_SYNC_FIRST = HOOK_SYNC_MUTEX_LOCK,
+	       HOOK_SYNC_LAST = HOOK_SYNC_RW_UNLOCK,
+	       /* language runtimes (langrt.c): Rust's __rust_start_panic
+		* (the panic hook has printed the message), C++'s
+		* std::terminate and __cxxabiv1::__terminate */
+	       HOOK_LANG_PANIC,
+	       HOOK_LANG_TERMINATE,
+	       HOOK_LANG_ABORT,   /* abort(), after std::terminate: ends it */
 	       HOOK_NKINDS };
+
+/* EV_SYNC events that take a lock and wait for it while it is held (not
+ * the try variants): a mutex lock, a condvar wait's relock (one access,
+ * the mutex), a rwlock lock.  *obj: the lock. */
+static inline bool ev_acquires(const struct tr_event *ev, uint64_t *obj)
+{
+	if (ev->kind != EV_SYNC || ev->nacc != 1)
+		return false;
+	switch (ev->sync_op) {
+	case HOOK_SYNC_MUTEX_LOCK: case HOOK_SYNC_MUTEX_TIMEDLOCK:
+	case HOOK_SYNC_COND_WAIT: case HOOK_SYNC_COND_TIMEDWAIT:
+	case HOOK_SYNC_COND_CLOCKWAIT:
+	case HOOK_SYNC_RW_RDLOCK: case HOOK_SYNC_RW_WRLOCK:
+		*obj = ev->acc[0].addr;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* EV_SYNC events that release lock obj: an unlock, a condvar wait (two
+ * accesses: the condvar, then the mutex it releases). */
+static inline bool ev_releases(const struct tr_event *ev, uint64_t obj)
+{
+	if (ev->kind != EV_SYNC)
+		return false;
+	switch (ev->sync_op) {
+	case HOOK_SYNC_MUTEX_UNLOCK: case HOOK_SYNC_RW_UNLOCK:
+		return ev->acc[0].addr == obj;
+	case HOOK_SYNC_COND_WAIT: case HOOK_SYNC_COND_TIMEDWAIT:
+	case HOOK_SYNC_COND_CLOCKWAIT:
+		return ev->nacc == 2 && ev->acc[1].addr == obj;
+	default:
+		return false;
+	}
+}
+
 int tracer_add_hook(struct tracer *t, uint64_t pc, enum tr_hook h);
 
 /* The value the next EV_NONDET event of any thread returns (before its
@@ -390,6 +493,28 @@ size_t tracer_insn(struct tracer *t, uint64_t pc, uint8_t *buf, size_t n);
 /* For reports: the thread whose stack (*tls false) or TLS/thread
  * descriptor (*tls true) holds addr, or -1. */
 int tracer_mem_owner(const struct tracer *t, uint64_t addr, bool *tls);
+
+/* For reports (tr_event.ret, tr_end.lang_ret): unwinding of a thread's
+ * stack by the x86-64 DWARF CFI the explorer reads.  The rule at code
+ * address pc: CFA = (reg 7 rsp, 6 rbp) + off; the return address is at
+ * CFA - 8; rbp is unchanged or saved at CFA + rbp_off.  user: the code
+ * at pc is the program's own (unwinding stops after its caller).
+ * Returns 0, or -1 when there is no rule (unwinding stops). */
+struct tr_cfa {
+	int reg;
+	int64_t off;
+	bool rbp_saved;
+	int64_t rbp_off;
+	bool user;
+};
+typedef int (*tr_cfa_fn)(void *ctx, uint64_t pc, struct tr_cfa *out);
+void tracer_set_unwind(struct tracer *t, tr_cfa_fn fn, void *ctx);
+
+/* --replay --gdb / --core (handoff.h): at the end of an execution, put
+ * thread tid's state in the process, take x86smc's breakpoints out and
+ * detach it with a SIGSTOP pending.  Returns its pid (the tracer forgets
+ * it: handoff_debug() ends it), or -1 if there is no such process. */
+pid_t tracer_handoff(struct tracer *t, int tid);
 
 /* --assume-fence: simulate an MFENCE right after the instruction at pc:
  * the next event of a thread that executed it waits for an empty store

@@ -47,6 +47,8 @@ struct lthread {
 	bool fence_after;   /* --assume-fence: its pending event is at an
 			     * assumed fence: set fence_pending once done */
 	bool fence_pending; /* its next event waits for an empty buffer */
+	uint8_t sync_phase;           /* sync.c: where a condvar wait or a
+				       * timed lock is */
 	struct sb sb;                 /* TSO store buffer */
 	struct await_win aw;          /* spin-loop detection */
 };
@@ -114,6 +116,8 @@ struct tracer {
 	unsigned probe_seconds, probe_events;
 	bool no_emulate;         /* X86SMC_NO_EMULATE: step every event */
 	unsigned long nsteps, nconts; /* single steps, runs to a stop */
+	tr_cfa_fn cfa_fn;        /* langrt.c: the explorer's unwinder */
+	void *cfa_ctx;
 };
 
 /* tracer.c */
@@ -185,8 +189,20 @@ int vf_return(struct tracer *t, struct lthread *th, bool result,
 	      uint64_t rax);
 int vf_hook(struct tracer *t, struct lthread *th, const struct bp *b,
 	    struct tr_event *ev);
+/* __VERIFIER_error() or reach_error() was called by th: the end. */
+void vf_error_call(struct tracer *t, struct lthread *th);
 int vf_native(struct tracer *t, struct lthread *th, const struct bp *b);
 int vf_nondet(struct tracer *t, struct lthread *th, struct tr_event *done);
+
+/* langrt.c — C++ and Rust runtimes' fatal errors, and unwinding for
+ * reports.  rt_unwind: th's return addresses, innermost first (up to the
+ * caller of its first frame of the program's own code), at most max;
+ * returns how many.  rt_at_hook: thread th is at hook (rt_hook(hook));
+ * returns -1 when that ended the execution (a Rust panic), 0 to go on. */
+int rt_unwind(struct tracer *t, const struct lthread *th, uint64_t *ret,
+	      int max);
+bool rt_hook(uint8_t hook);
+int rt_at_hook(struct tracer *t, struct lthread *th, uint8_t hook);
 
 /* fdstate.c: what a snapshot shares with its copies through the kernel
  * (file offsets, pipe contents), saved with it and put back when an
@@ -254,6 +270,16 @@ void lib_after(struct tracer *t, struct lthread *th, struct tr_event *done);
 /* bp.c: breakpoints lifted while one thread runs natively (plain stop
  * points, and hooks that matter only with several threads) */
 bool bp_native_lifted(uint8_t hook);
+
+/* sync.c: pthread synchronisation calls as single events.  sync_event:
+ * at the hook of a call (tr_hook HOOK_SYNC_*), 1 (ev is its event), 3
+ * (the thread blocks), 0 (not handled: the call runs as glibc's code);
+ * sync_perform: perform it (0, or -1 on failure). */
+bool sync_hook(uint8_t hook);
+int sync_event(struct tracer *t, struct lthread *th, uint8_t hook,
+	       struct tr_event *ev);
+int sync_perform(struct tracer *t, struct lthread *th, struct tr_event *ev);
+void sync_timeout(struct lthread *th);
 
 /* futex.c */
 long futex_op(struct tracer *t, struct lthread *th, struct tr_event *ev);

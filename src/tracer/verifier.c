@@ -64,7 +64,7 @@ static void assume_block(struct tracer *t, struct lthread *th)
 	th->info.pending_known = false;
 }
 
-static void error_call(struct tracer *t, struct lthread *th)
+void vf_error_call(struct tracer *t, struct lthread *th)
 {
 	uint64_t ret = return_address(t, th);
 
@@ -87,9 +87,12 @@ int vf_hook(struct tracer *t, struct lthread *th, const struct bp *b,
 			return vf_return(t, th, false, 0) < 0 ? -1 : 2;
 		assume_block(t, th);
 		return 3;
-	case HOOK_ERROR:
-		error_call(t, th);
-		return -1;
+	case HOOK_ERROR: /* the end of the execution, as the thread's
+			  * next event (vf_error_call when performed) */
+		ev->kind = EV_END;
+		ev->value = END_BY_ERROR_CALL;
+		ev_end_accesses(ev->acc, &ev->nacc);
+		return 1;
 	case HOOK_ATOMIC_END: /* outside a section: nothing to end */
 		return vf_return(t, th, false, 0) < 0 ? -1 : 2;
 	default:

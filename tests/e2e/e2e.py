@@ -26,7 +26,7 @@ import time
 
 MODELS = ("sc", "tso", "pso")
 VERDICTS = ("ok", "assertion", "crash", "deadlock", "livelock", "exit-code",
-            "verifier-error")
+            "verifier-error", "panic", "uncaught-exception", "misuse")
 SUMMARY_KEYS = ("program", "model", "strategy", "complete", "executions",
                 "blocked_executions", "assume_blocked", "errors", "outcomes",
                 "elapsed_s", "events", "ptrace_stops")
@@ -55,7 +55,10 @@ class Sample:
 
     def __init__(self, path):
         self.path = path
-        self.name = os.path.relpath(path, "samples")[:-2]
+        self.name, ext = os.path.splitext(os.path.relpath(path, "samples"))
+        # the binary verdicts are checked on: C at -O0; C++ and Rust are
+        # built once, optimized (the Makefile: NAME-O, g++ -O, rustc -O)
+        self.opt = "O0" if ext == ".c" else "O"
         self.expects = []  # [(model, verdict)] in file order
         self.outcomes = {}  # model -> {(stdout, status)}: `// outcome` lines
         self.args = []
@@ -70,7 +73,8 @@ class Sample:
         if not self.expects:
             self.problems.append("no `// expect MODEL: VERDICT` line")
         text = open(self.path).read()
-        if '#include "common.h"' not in text and '#include "../common.h"' not in text:
+        if '#include "common.h"' not in text and '#include "../common.h"' not in text \
+                and not self.path.endswith(".rs"):
             self.problems.append('does not #include "common.h"')
 
     def _parse_line(self, lineno, line):
@@ -110,7 +114,8 @@ class Sample:
 
 
 def load_samples():
-    paths = sorted(glob.glob("samples/*.c") + glob.glob("samples/*/*.c"))
+    paths = sorted(glob.glob("samples/*.c") + glob.glob("samples/*/*.c") +
+                   glob.glob("samples/*/*.cc") + glob.glob("samples/*/*.rs"))
     return {s.name: s for s in map(Sample, paths)}
 
 
@@ -216,7 +221,7 @@ def reap():
             return
 
 
-def strays(grace=1.0):
+def strays(grace=10.0):
     """Processes still below us once a case is over.  Waits up to `grace`
     seconds for the kernel to finish killing them, then SIGKILLs and reaps
     what is left, so that the next case starts clean.  Returns descriptions."""
@@ -235,9 +240,14 @@ def strays(grace=1.0):
             os.kill(p, signal.SIGKILL)
         except OSError:
             pass
-    if left:
-        time.sleep(0.2)
+    # reap until nothing of ours is left, zombies included (a process
+    # killed on a loaded machine takes a while to become one)
+    deadline = time.time() + grace
+    while time.time() < deadline:
         reap()
+        if not descendants(os.getpid(), proc_table()):
+            break
+        time.sleep(0.05)
     return desc
 
 
@@ -472,7 +482,7 @@ class VerdictCase(Case):
         self.s, self.model, self.verdict = sample, model, verdict
 
     def run(self, log):
-        binary = self.s.binary("O0")
+        binary = self.s.binary(self.s.opt)
         missing = self.require(binary)
         if missing:
             return "FAIL", missing
@@ -1098,12 +1108,97 @@ class FenceCase(Case):
         return ("FAIL", why) if why else ("PASS", None)
 
 
+class HandoffCase(Case):
+    """A debugger at the bug: with the schedule of a failing run, `x86smc
+    --replay F --gdb` (no terminal here) leaves the failing process stopped
+    and prints `gdb -p PID`; `gdb -batch -p PID -ex bt` must show the
+    program's frame FRAME; once the process is killed x86smc exits 1.  With
+    core: `--replay F --core FILE`, and gdb's bt on the core file."""
+
+    def __init__(self, sample, model, frame, core=False):
+        super().__init__("handoff/%s/%s" % (sample.name, "core" if core else "gdb"))
+        self.s, self.model, self.frame, self.core = sample, model, frame, core
+
+    def gdb(self, args, log):
+        cmd = ["timeout", "-k", "5", "60", "gdb", "-batch", "-nx"] + args + ["-ex", "bt"]
+        log.write("command", shlex.join(cmd))
+        rc, out, err = run_to_files(cmd, 75)
+        text = out.decode(errors="replace") + err.decode(errors="replace")
+        log.write("gdb output", text)
+        return None if self.frame in text else \
+            "gdb's bt does not show %s (gdb exit %d)" % (self.frame, rc)
+
+    def attach(self, cmd, log):
+        """Start x86smc --gdb, find the pid it prints, run gdb on it."""
+        log.write("command", shlex.join(cmd))
+        with tempfile.TemporaryFile(dir=CFG.tmp) as out, \
+                tempfile.TemporaryFile(dir=CFG.tmp) as err:
+            p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+            pid, why = None, None
+            for _ in range(600):
+                err.seek(0)
+                m = re.search(rb"gdb -p (\d+)", err.read())
+                if m or p.poll() is not None:
+                    pid = int(m.group(1)) if m else None
+                    break
+                time.sleep(0.1)
+            why = self.gdb(["-p", str(pid)], log) if pid else \
+                "x86smc printed no `gdb -p PID` (x86smc %s)" % (
+                    "running" if p.poll() is None else status_name(p.poll()))
+            if pid:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            try:
+                rc = p.wait(30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+                return why or "x86smc did not end after the process was killed"
+            out.seek(0)
+            err.seek(0)
+            log.write("x86smc stdout", out.read().decode(errors="replace"))
+            log.write("x86smc stderr", err.read().decode(errors="replace"))
+            return why or (None if rc == 1 else "x86smc %s, not 1" % status_name(rc))
+
+    def run(self, log):
+        binary = self.s.binary(self.s.opt)
+        missing = self.require(binary)
+        if missing:
+            return "FAIL", missing
+        sched = os.path.join(CFG.tmp, "handoff.sched")
+        core = os.path.join(CFG.tmp, "handoff.core")
+        for f in (sched, core):
+            if os.path.exists(f):
+                os.unlink(f)
+        first = Run(self.model, ["--trace-out", sched], binary, self.s.args, log).run()
+        why = first.problem(self.model)
+        if why or first.rc != 1:
+            return "FAIL", why or "no error found (x86smc %s)" % status_name(first.rc)
+        replay = ["--replay", sched] + (["--core", core] if self.core else ["--gdb"])
+        if self.core:
+            again = Run(self.model, replay, binary, self.s.args, log,
+                        json_name="replay.json").run()
+            why = again.problem(self.model)
+            if why or again.rc != 1:
+                return "FAIL", "replay: " + (why or "x86smc %s" % status_name(again.rc))
+            if not os.path.exists(core):
+                return "FAIL", "no core file written"
+            why = self.gdb([binary, core], log)
+        else:
+            why = self.attach([CFG.x86smc, "--model", self.model] + replay +
+                              [binary] + self.s.args, log)
+        return ("FAIL", why) if why else ("PASS", None)
+
+
 def golden_cases(samples):
     cases = []
     for name, model in (("dekker", "tso"), ("lock_order", "tso"),
-                        ("assert_thread", "tso"), ("crash_thread", "tso")):
+                        ("assert_thread", "tso"), ("crash_thread", "tso"),
+                        ("cxx/sb_relacq", "tso")):
         if name in samples:
-            cases.append(GoldenCase(samples[name], model, "O0"))
+            cases.append(GoldenCase(samples[name], model, samples[name].opt))
     if "dekker" in samples and "dekker_fenced" in samples:
         cases += [FenceCase(samples["dekker"], samples["dekker_fenced"], o)
                   for o in ("O0", "O2")]
@@ -1399,8 +1494,8 @@ def build_cases(samples, pending, baseline):
             problems.append("ratio.txt line %d: bad line" % lineno)
             continue
         cases += [RatioCase(s, words[1], o, words[2:]) for o in ("O0", "O2")]
-    for name, model in (("szymanski", "tso"), ("lock_order", "sc"), ("seqlock", "pso"),
-                        ("rwlock_ok", "tso"), ("bakery", "pso")):
+    for name, model in (("szymanski", "tso"), ("mutex_counter", "sc"), ("seqlock", "pso"),
+                        ("rwlock", "tso"), ("bakery", "pso")):
         if name in samples:
             cases += [CheckpointCase(samples[name], model, o) for o in ("O0", "O2")]
     for name in ("decode_mix", "printf_threads", "tls", "condvar_pc"):
@@ -1430,6 +1525,11 @@ def build_cases(samples, pending, baseline):
                                 ["--nondet-domain", "0..1"], False))
         cases += [RoundTripCase(samples["verifier_nondet"], o) for o in ("O0", "O2")]
     cases += golden_cases(samples)
+    for name, model, frame, core in (("assert_thread", "sc", "worker", False),
+                                      ("rust/panic_thread", "sc", "panic_thread::pop", False),
+                                      ("cxx/throw_thread", "sc", "buy", True)):
+        if name in samples:
+            cases.append(HandoffCase(samples[name], model, frame, core))
     with open(os.path.join(E2E_DIR, "bad.txt")) as f:  # '#' only starts a line
         bad = [(n, l) for n, l in enumerate(f, 1) if l.strip() and l.lstrip()[0] != "#"]
     for lineno, line in bad:

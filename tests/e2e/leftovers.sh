@@ -6,7 +6,7 @@
 # (not stopped, not a zombie), and one whose parent is a live x86smc.
 #
 # Output: one line per leftover, "PID PPID STAT COMM ARGS"; exit 1 if any.
-# Retries for about 1 s first, so that the kernel can finish killing and
+# Retries for about 10 s first, so that the kernel can finish killing and
 # reaping.  Used by tests/e2e/run.sh (case "leftovers"), also useful by hand.
 #
 # Note: in a container whose PID 1 does not reap orphans, a target orphaned
@@ -50,10 +50,12 @@ scan() {
 	done
 }
 
-for try in 1 2 3 4 5; do
+try=0
+while [ $try -lt 40 ]; do
 	found=$(scan)
 	[ -z "$found" ] && exit 0
-	[ "$try" = 5 ] || sleep 0.25
+	try=$((try + 1))
+	[ $try = 40 ] || sleep 0.25
 done
 echo "$found"
 exit 1

@@ -28,10 +28,10 @@ import gen  # noqa: E402
 
 MODELS = ['sc', 'tso', 'pso']
 # Findings that fail the run; LESSER ones are reported but do not.
-LESSER = {'not-optimal', 'jobs-count', 'native-hang', 'dpor-incomplete'}
+LESSER = {'not-optimal', 'not-optimal-early-end', 'jobs-count', 'native-hang', 'dpor-incomplete'}
 # The fixed set `--quick` (make check) runs: plain and corner programs
 # without the corners known to be wrong, about one minute in all.
-QUICK_SEEDS = [0, 1, 2, 3, 4, 5, 6, 7]
+QUICK_SEEDS = [2, 5, 6, 8, 9, 12, 14, 19, 21, 24, 28, 33, 40, 49, 53, 57, 64, 73]
 SIGKIND = {'SIGABRT': 'assertion', 'SIGSEGV': 'crash', 'SIGBUS': 'crash',
            'SIGFPE': 'crash', 'SIGILL': 'crash', 'SIGTRAP': 'crash'}
 IGNORED_STATUS = {'max-steps', 'assume-blocked'}
@@ -55,8 +55,27 @@ def oset(js):
             if o['status'] not in IGNORED_STATUS}
 
 
+def end_tag(missing):
+    """':end' when every outcome in `missing` ends in an error (the
+    family of an execution's end racing with other threads' output)."""
+    return ':end' if missing and all(status_kind(st) for _, st in missing) else ''
+
+
 def fmt_set(s):
     return '{' + ', '.join('%r/%s' % (o, st) for o, st in sorted(s)) + '}'
+
+
+ACTIVE = set()   # process groups of running x86smc's (killed on SIGTERM/^C)
+
+
+def on_signal(sig, frame):
+    for pg in list(ACTIVE):
+        try:
+            os.killpg(pg, signal.SIGKILL)
+        except OSError:
+            pass
+    sys.stderr.write('run.py: stopped by signal %d\n' % sig)
+    os._exit(130)
 
 
 class Runner:
@@ -84,6 +103,7 @@ class Runner:
             p = subprocess.Popen(cmd, stdout=fo, stderr=fe,
                                  stdin=subprocess.DEVNULL,
                                  start_new_session=True)
+            ACTIVE.add(p.pid)
             try:
                 res['rc'] = p.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
@@ -93,6 +113,8 @@ class Runner:
                 except ProcessLookupError:
                     pass
                 res['rc'] = p.wait()
+            finally:
+                ACTIVE.discard(p.pid)
         res['elapsed'] = time.time() - t0
         res['leftover'] = self.leftovers(p.pid)
         with open(jpath + '.err', 'rb') as f:
@@ -183,9 +205,15 @@ class Runner:
                                          str(a.timeout), binary], j,
                                  a.timeout + grace)
         if 'exh' in which:
+            # dpor's count predicts whether exhaustive can finish: if not,
+            # a short run still checks that what it reaches is in dpor's set
+            n = a.exh_max
+            dj = R.get('dpor', {}).get('js')
+            if dj and (not dj['complete'] or dj['executions'] > a.exh_max // 80):
+                n = a.exh_short
             j = os.path.join(d, '%s-%s-exh.json' % (tag, model))
             R['exh'] = self.run(base + ['--json', j, '--strategy', 'exhaustive',
-                                        '--max-executions', str(a.exh_max),
+                                        '--max-executions', str(n),
                                         '--timeout', str(a.exh_timeout),
                                         binary], j, a.exh_timeout + grace)
         if 'rand' in which:
@@ -238,10 +266,11 @@ class Runner:
         e = ok.get('exh')
         if d and e and d['complete'] and e['complete']:
             if oset(d) != oset(e):
-                F.append(('dpor-vs-exhaustive', 'exhaustive only: %s; dpor only: %s'
+                F.append(('dpor-vs-exhaustive' + end_tag(oset(e) ^ oset(d)), 'exhaustive only: %s; dpor only: %s'
                           % (fmt_set(oset(e) - oset(d)), fmt_set(oset(d) - oset(e)))))
             if d['executions'] != e.get('hb_classes'):
-                F.append(('not-optimal', 'dpor %d executions, exhaustive %s '
+                early = any(status_kind(st) for _, st in oset(e))
+                F.append(('not-optimal-early-end' if early else 'not-optimal', 'dpor %d executions, exhaustive %s '
                           'happens-before classes' % (d['executions'],
                                                       e.get('hb_classes'))))
         if d and d['complete']:
@@ -249,13 +278,13 @@ class Runner:
                 if n == 'exh' and e and e['complete']:
                     continue    # compared above
                 if ok.get(n) and oset(ok[n]) - oset(d):
-                    F.append(('dpor-missing', '%s reached %s, not in complete dpor'
+                    F.append(('dpor-missing' + end_tag(oset(ok[n]) - oset(d)), '%s reached %s, not in complete dpor'
                               % (n, fmt_set(oset(ok[n]) - oset(d)))))
         if d and e and e['complete'] and not d['complete']:
             F.append(('dpor-incomplete', 'exhaustive completed (%d executions), '
                       'dpor did not' % e['executions']))
         if d and d['complete'] and model in ('tso', 'pso') and native - oset(d):
-            F.append(('native-outside', 'native runs gave %s, not in complete dpor'
+            F.append(('native-outside' + end_tag(native - oset(d)), 'native runs gave %s, not in complete dpor'
                       % fmt_set(native - oset(d))))
         j = ok.get('jobs2')
         if d and j:
@@ -285,14 +314,14 @@ class Runner:
             jb = b.get('dpor', {}).get('js')
             if ja and jb and ja['complete'] and jb['complete'] and \
                     oset(ja) - oset(jb):
-                F.append((hi, 'model-inclusion', '%s outcomes %s missing under %s'
+                F.append((hi, 'model-inclusion' + end_tag(oset(ja) - oset(jb)), '%s outcomes %s missing under %s'
                           % (lo, fmt_set(oset(ja) - oset(jb)), hi)))
         return F
 
     def program(self, seed, cls, models, prog=None, which=None, quiet=False):
         a = self.a
         if prog is None:
-            prog = gen.generate(seed, cls, a.disabled, a.pso_locs)
+            prog = gen.generate(seed, cls, a.disabled, a.pso_locs, a.size)
         opt = a.opt or ('-O2' if seed % 4 == 3 else '-O0')
         tag = 's%d%s' % (seed, opt)
         src, binary = self.build(prog, opt, tag)
@@ -367,7 +396,12 @@ def parse_seeds(s):
 
 
 def fuzz(a, rn):
-    seeds = QUICK_SEEDS if a.quick else parse_seeds(a.seeds)
+    if a.quick:
+        seeds = QUICK_SEEDS
+    elif a.count is not None:
+        seeds = list(range(a.start, a.start + a.count))
+    else:
+        seeds = parse_seeds(a.seeds)
     counts = {}
     agree = {m: 0 for m in a.models}
     nprog = 0
@@ -446,7 +480,12 @@ NEEDS = {'dpor-vs-exhaustive': {'dpor', 'exh'}, 'not-optimal': {'dpor', 'exh'},
 
 def minimize(a, rn):
     seed = a.minimize
-    prog = gen.generate(seed, a.cls, a.disabled, a.pso_locs)
+    if a.prog:
+        with open(a.prog) as f:
+            prog = json.load(f)
+        seed = prog['seed']
+    else:
+        prog = gen.generate(seed, a.cls, a.disabled, a.pso_locs, a.size)
     models = [a.model] if a.model else a.models
     res = rn.program(seed, prog['cls'], models if a.kind != 'model-inclusion'
                      else MODELS, prog=prog)
@@ -461,8 +500,8 @@ def minimize(a, rn):
         print('nothing to minimise')
         return 1
     m, k = target
-    which = NEEDS.get(k, {'dpor', 'exh', 'rand', 'jobs2', 'native'})
-    ms = MODELS if k == 'model-inclusion' else [m]
+    which = NEEDS.get(k.split(':')[0], {'dpor', 'exh', 'rand', 'jobs2', 'native'})
+    ms = MODELS if k.startswith('model-inclusion') else [m]
     print('minimising %s under %s (runs: %s)' % (k, m, ' '.join(sorted(which))))
     tries = [0]
 
@@ -519,20 +558,26 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--seeds', default='0..49', help='A..B or A,B,C (default 0..49)')
+    ap.add_argument('--count', type=int, metavar='N',
+                    help='N programs: seeds START..START+N-1 (instead of --seeds)')
+    ap.add_argument('--start', type=int, default=0, help='first seed with --count (default 0)')
     ap.add_argument('--models', default='sc,tso,pso')
     ap.add_argument('--class', dest='cls', default='all',
                     choices=['plain', 'corners', 'all'])
     ap.add_argument('--no', default='',
                     help='corners to leave out (gen.py CORNERS), comma-separated; '
                     '"known" = the ones known to be wrong (%s)' % ','.join(gen.KNOWN))
-    ap.add_argument('--timeout', type=int, default=60,
-                    help='x86smc --timeout of dpor and --jobs 2 runs (default 60)')
-    ap.add_argument('--exh-timeout', type=int, default=30,
-                    help='--timeout of exhaustive and random runs (default 30)')
+    ap.add_argument('--timeout', type=int, default=40,
+                    help='x86smc --timeout of dpor and --jobs 2 runs (default 40)')
+    ap.add_argument('--exh-timeout', type=int, default=20,
+                    help='--timeout of exhaustive and random runs (default 20)')
     ap.add_argument('--exh-max', type=int, default=2000,
                     help='exhaustive --max-executions (default 2000)')
-    ap.add_argument('--rand-max', type=int, default=200,
-                    help='random --max-executions (default 200)')
+    ap.add_argument('--exh-short', type=int, default=300,
+                    help='exhaustive --max-executions when dpor needed more than '
+                    'exh-max/80 executions or did not finish (default 300)')
+    ap.add_argument('--rand-max', type=int, default=100,
+                    help='random --max-executions (default 100)')
     ap.add_argument('--jobs2-every', type=int, default=4,
                     help='run --jobs 2 on every Nth seed (0: never; default 4)')
     ap.add_argument('--native-runs', type=int, default=3,
@@ -547,7 +592,12 @@ def main():
                                                        os.path.join(ROOT, 'x86smc')))
     ap.add_argument('--quick', action='store_true',
                     help='the fixed seeds make check runs (known-wrong corners left out)')
+    ap.add_argument('--size', default='mixed', choices=['small', 'normal', 'mixed'],
+                    help='program size (gen.py --size; default mixed)')
     ap.add_argument('--minimize', type=int, metavar='SEED')
+    ap.add_argument('--prog', metavar='PROG.JSON',
+                    help='with --minimize: start from this saved tree (OUT/seedN-O0/prog.json) '
+                    'instead of generating the seed again')
     ap.add_argument('--model', help='with --minimize: the model (default: first found)')
     ap.add_argument('--kind', help='with --minimize: the finding kind to keep')
     a = ap.parse_args()
@@ -570,8 +620,11 @@ def main():
         a.native_runs = min(a.native_runs, 2)
     if not os.access(a.x86smc, os.X_OK):
         ap.error('%s: not found (make first, or --x86smc PATH)' % a.x86smc)
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGHUP, on_signal)
     rn = Runner(a)
-    if a.minimize is not None:
+    if a.minimize is not None or a.prog:
         return minimize(a, rn)
     return fuzz(a, rn)
 

@@ -1,0 +1,550 @@
+/* sync.c — pthread synchronisation as single events (--sync calls, the
+ * default; issue 16).
+ *
+ * A call of pthread_mutex_lock and friends is not run: at the hook on the
+ * function's entry the tracer decides whether the call can complete now,
+ * and if so makes it one event (EV_SYNC) whose effect it performs on the
+ * object itself, then returns to the caller.  A call that would block
+ * makes its thread blocked (TW_MUTEX, TW_COND, ...) without an event, so
+ * that the thread is not enabled until the object lets it go on: the
+ * search sees one event per lock, unlock, wait, signal and post, and
+ * dependencies only between calls on the same object (its first bytes are
+ * the event's access).  glibc's own code inside (a lock cmpxchg, a futex
+ * wait and wake, the condvar's group switching) is no event at all:
+ * counter_mutex's 2 x 2 critical sections took 2,798 executions explored
+ * through it.
+ *
+ * The emulated state lives in the object's own memory, in glibc's layout
+ * (2.36, x86-64), so that forks of the target (snapshots, checkpoints)
+ * carry it, and glibc's code, which runs natively while one thread is
+ * left, finds the object as its own code would have left it:
+ *   mutex   __lock (0) 0 free / 1 held, __count (4) recursion depth,
+ *           __owner (8) tid, __nusers (12), __kind (16): normal,
+ *           recursive, errorcheck, adaptive (robust, priority-inheritance
+ *           and priority-protect mutexes are not handled here: their calls
+ *           run as glibc's code, instruction by instruction);
+ *   rwlock  __readers (0) = readers << 3 while read-held, 3 (write phase,
+ *           write-locked) while write-held with __cur_writer (24) = tid;
+ *   sem     the low 32 bits of the data word (0) are the value;
+ *   barrier in (0) arrivals of the current round, count (8) from init;
+ *   condvar nothing: its waiters are the threads blocked in TW_COND on it
+ *           (a signal wakes the oldest; broadcast all).
+ * pthread_cond_wait is three steps: the wait event (unlocks the mutex,
+ * the thread blocks on the condvar), the signal or broadcast (another
+ * thread's event) or a timeout, and the relock event (enabled when the
+ * mutex is free), after which the call returns.  Every waiter of an
+ * object is looked at again after each event on it, and a thread whose
+ * pending event a lock made impossible is blocked again: the enabled set
+ * the explorer sees is exact.  Spurious wake-ups are not produced.
+ *
+ * Misuse (unlocking a mutex the thread does not hold, destroying a held
+ * mutex or a condvar with waiters) ends the execution as END_MISUSE. */
+#include <errno.h>
+#include <linux/futex.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tracer/determ.h"
+#include "tracer/tracer_priv.h"
+
+enum { M_LOCK = 0, M_COUNT = 4, M_OWNER = 8, M_NUSERS = 12, M_KIND = 16 };
+enum { K_NORMAL, K_RECURSIVE, K_ERRORCHECK, K_ADAPTIVE };
+enum { RW_READERS = 0, RW_WRITER = 24, RW_READER_SHIFT = 3,
+       RW_WRLOCKED = 3 };
+enum { B_IN = 0, B_COUNT = 8 };
+enum { PHASE_NONE, PHASE_WAITING, PHASE_RELOCK, PHASE_TIMEDOUT };
+#define BARRIER_SERIAL (-1)
+
+bool sync_hook(uint8_t hook)
+{
+	return hook >= HOOK_SYNC_FIRST && hook <= HOOK_SYNC_LAST;
+}
+
+static uint32_t rd32(struct tracer *t, uint64_t a)
+{
+	uint32_t v = 0;
+
+	proc_read(&t->proc, a, &v, 4);
+	return v;
+}
+
+static int wr32(struct tracer *t, uint64_t a, uint32_t v)
+{
+	return proc_write(&t->proc, a, &v, 4) == 4 ? 0 : -1;
+}
+
+static uint32_t my_tid(const struct lthread *th)
+{
+	return (uint32_t)th->info.os_tid;
+}
+
+/* ---- the object's state ---- */
+
+static int mutex_kind(struct tracer *t, uint64_t m)
+{
+	uint32_t k = rd32(t, m + M_KIND);
+
+	return (k & 0x7c) ? -1 : (int)(k & 3); /* robust, PI, PP: not ours */
+}
+
+/* Can th take mutex m now (free, or a recursive one it holds)? */
+static bool mutex_free_for(struct tracer *t, const struct lthread *th,
+			   uint64_t m)
+{
+	if (!rd32(t, m + M_LOCK))
+		return true;
+	return rd32(t, m + M_OWNER) == my_tid(th) &&
+	       mutex_kind(t, m) != K_NORMAL && mutex_kind(t, m) != K_ADAPTIVE;
+}
+
+static int mutex_take(struct tracer *t, const struct lthread *th, uint64_t m)
+{
+	if (rd32(t, m + M_LOCK) && rd32(t, m + M_OWNER) == my_tid(th))
+		return wr32(t, m + M_COUNT, rd32(t, m + M_COUNT) + 1);
+	return wr32(t, m + M_LOCK, 1) | wr32(t, m + M_OWNER, my_tid(th)) |
+	       wr32(t, m + M_COUNT, mutex_kind(t, m) == K_RECURSIVE) |
+	       wr32(t, m + M_NUSERS, rd32(t, m + M_NUSERS) + 1);
+}
+
+/* Release m (held by th); a recursive one only at its last unlock. */
+static int mutex_release(struct tracer *t, uint64_t m, bool all)
+{
+	uint32_t c = rd32(t, m + M_COUNT);
+
+	if (mutex_kind(t, m) == K_RECURSIVE && c > 1 && !all)
+		return wr32(t, m + M_COUNT, c - 1);
+	return wr32(t, m + M_OWNER, 0) | wr32(t, m + M_COUNT, 0) |
+	       wr32(t, m + M_NUSERS, rd32(t, m + M_NUSERS) - 1) |
+	       wr32(t, m + M_LOCK, 0);
+}
+
+static bool rw_can(struct tracer *t, uint64_t rw, bool write)
+{
+	uint32_t r = rd32(t, rw + RW_READERS);
+
+	return write ? r == 0 : r != RW_WRLOCKED;
+}
+
+/* ---- blocking and waking ---- */
+
+static void block(struct tracer *t, struct lthread *th, enum tr_wait w,
+		  uint64_t obj, uint64_t deadline)
+{
+	uint64_t ret = 0;
+
+	proc_read(&t->proc, th->regs.rsp, &ret, 8);
+	th->info.status = TS_BLOCKED;
+	th->info.wait = w;
+	th->info.wait_addr = obj;
+	th->info.wait_for = -1;
+	th->info.timed = deadline != 0;
+	th->wait_deadline = deadline;
+	th->info.wait_pc = ret ? ret - 5 : th->regs.rip;
+	th->info.wait_caller = ret;
+	th->wait_seq = ++t->wait_seq;
+	th->need_advance = false;
+	th->info.pending_known = false;
+}
+
+/* After an event on obj: every thread waiting for it, and every thread
+ * whose pending event is a call on it, looks again (at its hook, when
+ * its pending event is next asked for).  No `woke' edge: the call it
+ * then makes accesses obj and so comes after this event anyway, as a
+ * race the explorer must see (a lock that waited for an unlock is
+ * reversed with the lock before that unlock: dpor.c, race()). */
+static void revisit(struct tracer *t, const struct lthread *by, uint64_t obj)
+{
+	for (int i = 0; i < t->nthreads; i++) {
+		struct lthread *o = &t->th[i];
+		if (o == by || o->info.status == TS_EXITED)
+			continue;
+		/* condvar and barrier waiters go on when signalled or
+		 * released (cond_wake, barrier_perform), not when looked at */
+		bool waits = o->info.status == TS_BLOCKED &&
+			     (o->info.wait == TW_MUTEX ||
+			      o->info.wait == TW_SEM ||
+			      o->info.wait == TW_RWLOCK) &&
+			     o->info.wait_addr == obj;
+		bool pending = o->info.status == TS_RUNNABLE &&
+			       o->info.pending_known &&
+			       o->info.pending.kind == EV_SYNC &&
+			       o->info.pending.acc[0].addr == obj;
+		if (!waits && !pending)
+			continue;
+		o->info.status = TS_RUNNABLE;
+		o->info.wait = TW_NONE;
+		o->info.pending_known = false;
+		o->need_advance = true;
+	}
+}
+
+/* Signal or broadcast c: its waiters go on to relock their mutex. */
+static void cond_wake(struct tracer *t, uint64_t c, bool all)
+{
+	for (;;) {
+		struct lthread *best = NULL;
+		for (int i = 0; i < t->nthreads; i++) {
+			struct lthread *o = &t->th[i];
+			if (o->info.status == TS_BLOCKED &&
+			    o->info.wait == TW_COND && o->info.wait_addr == c &&
+			    o->sync_phase == PHASE_WAITING &&
+			    (!best || o->wait_seq < best->wait_seq))
+				best = o;
+		}
+		if (!best)
+			return;
+		best->sync_phase = PHASE_RELOCK;
+		best->info.status = TS_RUNNABLE;
+		best->info.wait = TW_NONE;
+		best->need_advance = true;
+		best->info.pending_known = false;
+		t->woken |= 1ull << best->info.tid;
+		if (!all)
+			return;
+	}
+}
+
+static bool cond_has_waiters(struct tracer *t, uint64_t c)
+{
+	for (int i = 0; i < t->nthreads; i++)
+		if (t->th[i].info.status == TS_BLOCKED &&
+		    t->th[i].info.wait == TW_COND &&
+		    t->th[i].info.wait_addr == c)
+			return true;
+	return false;
+}
+
+/* A timed wait of th timed out (tracer_timeout_one): a timedlock
+ * returns ETIMEDOUT, a timed condvar wait relocks its mutex first. */
+void sync_timeout(struct lthread *th)
+{
+	th->sync_phase = PHASE_TIMEDOUT;
+	th->info.status = TS_RUNNABLE;
+	th->info.wait = TW_NONE;
+	th->need_advance = true;
+	th->info.pending_known = false;
+}
+
+static void misuse(struct tracer *t, struct lthread *th, const char *what,
+		   uint64_t obj)
+{
+	uint64_t ret = 0;
+
+	if (t->end.kind != END_NONE)
+		return;
+	proc_read(&t->proc, th->regs.rsp, &ret, 8);
+	t->end.kind = END_MISUSE;
+	t->end.tid = th->info.tid;
+	t->end.pc = ret ? ret - 5 : th->regs.rip;
+	t->end.fault_addr = obj;
+	snprintf(t->end.message, sizeof t->end.message, "thread %d %s",
+		 th->info.tid, what);
+}
+
+/* The absolute deadline of a timed call (virtual monotonic ns) from its
+ * struct timespec argument; 0: none.  clockid -1: CLOCK_REALTIME. */
+static uint64_t deadline_of(struct tracer *t, uint64_t ts, long clockid)
+{
+	long op = FUTEX_WAIT_BITSET | (clockid == 1 ? 0 : FUTEX_CLOCK_REALTIME);
+	uint64_t d = 0;
+	bool expired;
+
+	if (det_futex_deadline(t, op, ts, &d, &expired) < 0)
+		return 0;
+	return d ? d : 1;
+}
+
+/* ---- the event at the hook ---- */
+
+static void sync_acc(struct tr_event *ev, uint64_t obj, uint8_t hook)
+{
+	ev->kind = EV_SYNC;
+	ev->sync_op = hook;
+	ev->nacc = 1;
+	ev->acc[0] = (struct dec_access){ obj, 4, DEC_READ | DEC_WRITE,
+					  DEC_MEM_EXPLICIT };
+}
+
+/* The mutex hooks at the entry: 1 an event, 3 blocked, 0 not ours. */
+static int mutex_at(struct tracer *t, struct lthread *th, uint8_t hook,
+		    struct tr_event *ev)
+{
+	uint64_t m = th->regs.rdi;
+
+	if (mutex_kind(t, m) < 0)
+		return 0;
+	if (hook == HOOK_SYNC_MUTEX_LOCK || hook == HOOK_SYNC_MUTEX_TIMEDLOCK) {
+		bool self = rd32(t, m + M_LOCK) &&
+			    rd32(t, m + M_OWNER) == my_tid(th);
+		if (th->sync_phase != PHASE_TIMEDOUT &&
+		    !mutex_free_for(t, th, m) &&
+		    !(self && mutex_kind(t, m) == K_ERRORCHECK)) {
+			block(t, th, TW_MUTEX, m,
+			      hook == HOOK_SYNC_MUTEX_TIMEDLOCK
+				      ? deadline_of(t, th->regs.rsi, -1)
+				      : 0);
+			return 3;
+		}
+	}
+	sync_acc(ev, m, hook);
+	return 1;
+}
+
+/* pthread_cond_wait(c, m) and the timed ones: the wait event, or once
+ * woken the relock event (enabled when m is free). */
+static int cond_wait_at(struct tracer *t, struct lthread *th, uint8_t hook,
+			struct tr_event *ev)
+{
+	uint64_t c = th->regs.rdi, m = th->regs.rsi;
+
+	if (mutex_kind(t, m) < 0)
+		return 0;
+	if (th->sync_phase == PHASE_RELOCK ||
+	    th->sync_phase == PHASE_TIMEDOUT) {
+		if (!mutex_free_for(t, th, m)) {
+			block(t, th, TW_MUTEX, m, 0);
+			return 3;
+		}
+		sync_acc(ev, m, hook);
+		return 1;
+	}
+	sync_acc(ev, c, hook);
+	ev->nacc = 2;
+	ev->acc[1] = (struct dec_access){ m, 4, DEC_READ | DEC_WRITE,
+					  DEC_MEM_EXPLICIT };
+	return 1;
+}
+
+int sync_event(struct tracer *t, struct lthread *th, uint8_t hook,
+	       struct tr_event *ev)
+{
+	uint64_t o = th->regs.rdi;
+
+	switch (hook) {
+	case HOOK_SYNC_MUTEX_LOCK:
+	case HOOK_SYNC_MUTEX_TRYLOCK:
+	case HOOK_SYNC_MUTEX_TIMEDLOCK:
+	case HOOK_SYNC_MUTEX_UNLOCK:
+	case HOOK_SYNC_MUTEX_DESTROY:
+		return mutex_at(t, th, hook, ev);
+	case HOOK_SYNC_COND_WAIT:
+	case HOOK_SYNC_COND_TIMEDWAIT:
+	case HOOK_SYNC_COND_CLOCKWAIT:
+		return cond_wait_at(t, th, hook, ev);
+	case HOOK_SYNC_SEM_WAIT:
+		if ((uint32_t)rd32(t, o) == 0) {
+			block(t, th, TW_SEM, o, 0);
+			return 3;
+		}
+		break;
+	case HOOK_SYNC_RW_RDLOCK:
+	case HOOK_SYNC_RW_WRLOCK:
+		if (!rw_can(t, o, hook == HOOK_SYNC_RW_WRLOCK)) {
+			block(t, th, TW_RWLOCK, o, 0);
+			return 3;
+		}
+		break;
+	default:
+		break;
+	}
+	sync_acc(ev, o, hook);
+	return 1;
+}
+
+/* ---- performing the event ---- */
+
+static long mutex_unlock(struct tracer *t, struct lthread *th, uint64_t m)
+{
+	int kind = mutex_kind(t, m);
+
+	if (!rd32(t, m + M_LOCK) || rd32(t, m + M_OWNER) != my_tid(th)) {
+		if (kind == K_ERRORCHECK || kind == K_RECURSIVE)
+			return EPERM; /* defined: the call says so */
+		misuse(t, th,
+		       rd32(t, m + M_LOCK)
+			       ? "unlocks a mutex another thread holds"
+			       : "unlocks a mutex that is not locked",
+		       m);
+		return 0;
+	}
+	return mutex_release(t, m, false) < 0 ? -1 : 0;
+}
+
+static long mutex_perform(struct tracer *t, struct lthread *th, uint8_t hook,
+			  uint64_t m)
+{
+	bool self = rd32(t, m + M_LOCK) && rd32(t, m + M_OWNER) == my_tid(th);
+
+	switch (hook) {
+	case HOOK_SYNC_MUTEX_UNLOCK:
+		return mutex_unlock(t, th, m);
+	case HOOK_SYNC_MUTEX_DESTROY:
+		if (rd32(t, m + M_LOCK))
+			misuse(t, th, "destroys a locked mutex", m);
+		return 0;
+	case HOOK_SYNC_MUTEX_TIMEDLOCK:
+		if (th->sync_phase == PHASE_TIMEDOUT) {
+			th->sync_phase = PHASE_NONE;
+			return ETIMEDOUT;
+		}
+		/* fall through */
+	default:
+		if (self && mutex_kind(t, m) == K_ERRORCHECK)
+			return EDEADLK;
+		if (!mutex_free_for(t, th, m))
+			return EBUSY; /* trylock (a lock is found blocked at
+				       * its hook, revisit() sees to that) */
+		return mutex_take(t, th, m) < 0 ? -1 : 0;
+	}
+}
+
+/* The wait event of pthread_cond_wait: the mutex is released and the
+ * thread waits on the condvar (the call goes on when woken); or, woken,
+ * the relock event, after which the call returns. */
+static long cond_wait_perform(struct tracer *t, struct lthread *th,
+			      uint8_t hook, bool *returns)
+{
+	uint64_t c = th->regs.rdi, m = th->regs.rsi;
+	long r;
+
+	if (th->sync_phase == PHASE_RELOCK ||
+	    th->sync_phase == PHASE_TIMEDOUT) {
+		r = th->sync_phase == PHASE_TIMEDOUT ? ETIMEDOUT : 0;
+		th->sync_phase = PHASE_NONE;
+		return mutex_take(t, th, m) < 0 ? -1 : r;
+	}
+	if (!rd32(t, m + M_LOCK) || rd32(t, m + M_OWNER) != my_tid(th)) {
+		misuse(t, th, "waits on a condition variable with a mutex it "
+			      "does not hold", m);
+		return 0;
+	}
+	if (mutex_release(t, m, true) < 0)
+		return -1;
+	uint64_t d = hook == HOOK_SYNC_COND_TIMEDWAIT
+			     ? deadline_of(t, th->regs.rdx, -1)
+		     : hook == HOOK_SYNC_COND_CLOCKWAIT
+			     ? deadline_of(t, th->regs.rcx, (long)th->regs.rdx)
+			     : 0;
+	block(t, th, TW_COND, c, d);
+	th->sync_phase = PHASE_WAITING;
+	*returns = false;
+	return 0;
+}
+
+/* sem_post, sem_wait (its value is not 0: sync_event blocked it). */
+static long sem_perform(struct tracer *t, uint8_t hook, uint64_t s)
+{
+	uint32_t v = rd32(t, s);
+
+	if (hook == HOOK_SYNC_SEM_POST)
+		return v == UINT32_MAX ? -1 : wr32(t, s, v + 1);
+	return wr32(t, s, v - 1);
+}
+
+/* Returns 0 or -1; *res: what the call returns. */
+static int barrier_perform(struct tracer *t, struct lthread *th, uint64_t b,
+			   bool *returns, long *res)
+{
+	uint32_t in = rd32(t, b + B_IN) + 1, count = rd32(t, b + B_COUNT);
+
+	if (in >= count) { /* the last one: everybody goes on */
+		for (int i = 0; i < t->nthreads; i++) {
+			struct lthread *o = &t->th[i];
+			if (o->info.status != TS_BLOCKED ||
+			    o->info.wait != TW_BARRIER || o->info.wait_addr != b)
+				continue;
+			o->info.status = TS_RUNNABLE;
+			o->info.wait = TW_NONE;
+			o->need_advance = true;
+			t->woken |= 1ull << i;
+			if (vf_return(t, o, true, 0) < 0)
+				return -1;
+		}
+		*res = BARRIER_SERIAL;
+		return wr32(t, b + B_IN, 0);
+	}
+	*res = 0;
+	if (wr32(t, b + B_IN, in) < 0)
+		return -1;
+	block(t, th, TW_BARRIER, b, 0);
+	*returns = false;
+	return 0;
+}
+
+static long rw_perform(struct tracer *t, struct lthread *th, uint8_t hook,
+		       uint64_t rw)
+{
+	uint32_t r = rd32(t, rw + RW_READERS);
+	bool write = hook == HOOK_SYNC_RW_WRLOCK ||
+		     hook == HOOK_SYNC_RW_TRYWRLOCK;
+
+	if (hook == HOOK_SYNC_RW_UNLOCK) {
+		if (r == RW_WRLOCKED)
+			return wr32(t, rw + RW_WRITER, 0) |
+			       wr32(t, rw + RW_READERS, 0);
+		if (r >= 1u << RW_READER_SHIFT)
+			return wr32(t, rw + RW_READERS,
+				    r - (1u << RW_READER_SHIFT));
+		misuse(t, th, "unlocks a rwlock that is not locked", rw);
+		return 0;
+	}
+	if (!rw_can(t, rw, write))
+		return EBUSY; /* the try variants */
+	if (write)
+		return wr32(t, rw + RW_READERS, RW_WRLOCKED) |
+		       wr32(t, rw + RW_WRITER, my_tid(th));
+	return wr32(t, rw + RW_READERS, r + (1u << RW_READER_SHIFT));
+}
+
+int sync_perform(struct tracer *t, struct lthread *th, struct tr_event *ev)
+{
+	uint8_t hook = ev->sync_op;
+	uint64_t obj = th->regs.rdi;
+	bool returns = true;
+	long r;
+
+	switch (hook) {
+	case HOOK_SYNC_COND_WAIT:
+	case HOOK_SYNC_COND_TIMEDWAIT:
+	case HOOK_SYNC_COND_CLOCKWAIT:
+		r = cond_wait_perform(t, th, hook, &returns);
+		obj = th->regs.rsi; /* the mutex changed */
+		break;
+	case HOOK_SYNC_COND_SIGNAL:
+	case HOOK_SYNC_COND_BROADCAST:
+		cond_wake(t, obj, hook == HOOK_SYNC_COND_BROADCAST);
+		r = 0;
+		break;
+	case HOOK_SYNC_COND_DESTROY:
+		if (cond_has_waiters(t, obj))
+			misuse(t, th, "destroys a condition variable that "
+				      "threads wait on", obj);
+		r = 0;
+		break;
+	case HOOK_SYNC_SEM_WAIT:
+	case HOOK_SYNC_SEM_POST:
+		r = sem_perform(t, hook, obj);
+		break;
+	case HOOK_SYNC_BARRIER_WAIT: /* its result -1 is no failure */
+		if (barrier_perform(t, th, obj, &returns, &r) < 0)
+			return -1;
+		goto done;
+	case HOOK_SYNC_RW_RDLOCK:
+	case HOOK_SYNC_RW_WRLOCK:
+	case HOOK_SYNC_RW_TRYRDLOCK:
+	case HOOK_SYNC_RW_TRYWRLOCK:
+	case HOOK_SYNC_RW_UNLOCK:
+		r = rw_perform(t, th, hook, obj);
+		break;
+	default:
+		r = mutex_perform(t, th, hook, obj);
+		break;
+	}
+	if (r == -1 && t->end.kind == END_NONE)
+		return -1;
+done:
+	revisit(t, th, obj);
+	if (t->end.kind != END_NONE || !returns)
+		return 0;
+	return vf_return(t, th, true, (uint64_t)r);
+}
