@@ -7,7 +7,7 @@
 
 enum model { MODEL_SC, MODEL_TSO, MODEL_PSO };
 enum strategy { STRAT_DEFAULT, STRAT_DPOR, STRAT_EXHAUSTIVE, STRAT_ICB,
-		STRAT_RANDOM, STRAT_PCT };
+		STRAT_RANDOM, STRAT_PCT, STRAT_SOURCE };
 
 struct options {
 	enum model model;

@@ -11,7 +11,7 @@
 
 static const char *const models[] = { "sc", "tso", "pso" };
 static const char *const strategies[] = { "default", "dpor", "exhaustive",
-					   "icb", "random", "pct" };
+					   "icb", "random", "pct", "source" };
 
 const char *model_name(enum model m)
 {
@@ -27,9 +27,11 @@ void opts_usage(void)
 {
 	puts("usage: x86smc [options] [--] PROGRAM [ARGS...]\n"
 	     "  --model sc|tso|pso          memory model (default tso)\n"
-	     "  --strategy dpor|exhaustive|icb|random|pct\n"
-	     "                              dpor: Source-DPOR (default); "
-	     "exhaustive: every\n"
+	     "  --strategy dpor|source|exhaustive|icb|random|pct\n"
+	     "                              dpor: Optimal-DPOR, wakeup trees "
+	     "(default);\n"
+	     "                              source: Source-DPOR; exhaustive: "
+	     "every\n"
 	     "                              interleaving; icb: by preemptions "
 	     "0..N (default 2);\n"
 	     "                              random, pct: sampled executions "
@@ -200,7 +202,7 @@ static int set(struct options *o, int c, const char *arg, char *err,
 		o->model = (enum model)i;
 		return 0;
 	case O_STRATEGY:
-		if ((i = pick(arg, strategies, 6)) < 1)
+		if ((i = pick(arg, strategies, 7)) < 1)
 			goto bad;
 		o->strategy = (enum strategy)i;
 		return 0;

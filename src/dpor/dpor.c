@@ -5,92 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dpor/dpor_priv.h"
 #include "tracer/log.h"
 
-#define MAXT TR_MAX_THREADS
-#define BIG_ACCESS 4096 /* larger accesses are not indexed by granule */
-
-struct vc {
-	uint32_t c[MAXT];
-};
-
-struct sleeper {
-	int tid;
-	bool done; /* explored here (else: asleep on entry) */
-	struct tr_event ev;
-};
-
-struct node {
-	uint64_t enabled, backtrack, done;
-	struct sleeper *sleep; /* entry sleep set, then explored threads */
-	int nsleep, capsleep;
-	int chosen;
-	bool executed;
-	uint32_t pre;  /* preemptions before this node's choice */
-	uint16_t nvalues, vidx; /* the chosen thread's event is a value
-				 * choice (EV_NONDET): values to explore,
-				 * the one taken (dpor_value) */
-	struct tr_event ev;
-	uint32_t idx; /* 1-based index of the event in its thread */
-	struct vc clock;
-	/* --jobs: threads whose subtree here was given to another task
-	 * (dpor_steal): not finished yet, and their event not known yet
-	 * (dpor_sleeper); this node waits for both before it moves on */
-	uint64_t stolen, noev;
-};
-
-/* The accesses of the current execution by location: for each 8-byte
- * granule, the threads with events there (by_gran), and for each
- * (granule, thread), its events there newest first, all of them and the
- * writing ones (by_thread).  Kept so that finding an event's races costs
- * about one look per thread (granule_walk), not one per earlier event. */
-struct gmap {
-	uint64_t *key; /* key + 1, 0 = empty */
-	int32_t *all, *wr; /* by_thread: chain heads */
-	uint64_t *mask;    /* by_gran: threads */
-	size_t cap, n;
-};
-
-struct gindex {
-	struct gmap by_gran, by_thread;
-	int32_t *enode, *enext_all, *enext_wr;
-	size_t nent, capent;
-};
-
-struct dpor {
-	bool exhaustive;
-	long bound;        /* preemption bound, -1: none */
-	bool pruned;       /* the bound excluded a choice somewhere */
-	struct node *nodes;
-	unsigned n, cap;   /* nodes[0..n) exist */
-	unsigned target;   /* first node whose choice is not replayed */
-	/* derived from the events of the current execution */
-	struct vc last[MAXT], incoming[MAXT];
-	/* tso/pso, per buffer (slot: update thread TR_AUX_BASE + slot) */
-	struct vc last_update[TR_AUX_BASE]; /* its last update's clock */
-	struct vcq {                        /* clocks of its buffered     */
-		struct vc *q;               /* stores, oldest first: the  */
-		size_t head, n, cap;        /* k-th update follows only   */
-	} pend[TR_AUX_BASE];                /* the k-th store             */
-	int8_t owner[TR_AUX_BASE];          /* whose stores, -1: unused   */
-	uint32_t upd[TR_AUX_BASE];          /* its updates so far         */
-	uint32_t count[MAXT];
-	int32_t lastev[MAXT]; /* node of each thread's last event, -1 */
-	struct gindex gi;
-	unsigned *big;        /* nodes with a big access */
-	unsigned nbig, capbig;
-	unsigned *stamp;      /* dedupe of candidates, per node: the visit */
-	unsigned visit;       /* of the current candidates() call */
-	unsigned *cand;
-	unsigned capstamp;
-	/* --jobs: a subtree task explores nodes [floor, n); the nodes
-	 * below are its prefix, owned by other tasks; races with their
-	 * events are collected in out[] for their owners */
-	uint64_t serial;   /* this tree, among every tree of the process */
-	unsigned floor;
-	struct dpor_race *out;
-	unsigned nout, capout;
-};
 
 struct dpor *dpor_new(bool exhaustive, long preemption_bound)
 {
@@ -100,6 +17,7 @@ struct dpor *dpor_new(bool exhaustive, long preemption_bound)
 		return NULL;
 	d->exhaustive = exhaustive;
 	d->bound = preemption_bound;
+	d->wfree = -1;
 	dpor_reset(d);
 	return d;
 }
@@ -264,6 +182,8 @@ void dpor_reset(struct dpor *d)
 	for (unsigned i = 0; i < d->n; i++)
 		free(d->nodes[i].sleep);
 	d->n = 0;
+	d->nwt = 0; /* every wakeup tree goes with the nodes */
+	d->wfree = -1;
 	d->target = 0;
 	d->floor = 0;
 	d->nout = 0;
@@ -285,6 +205,7 @@ void dpor_free(struct dpor *d)
 	free(d->stamp);
 	free(d->cand);
 	free(d->out);
+	wut_free_all(d);
 	for (int i = 0; i < TR_AUX_BASE; i++)
 		free(d->pend[i].q);
 	free(d);
@@ -300,7 +221,7 @@ static void vc_join(struct vc *a, const struct vc *b)
 }
 
 /* Does event node a happen before the event whose clock is c? */
-static bool hb(const struct dpor *d, unsigned a, const struct vc *c)
+bool dpor_hb(const struct dpor *d, unsigned a, const struct vc *c)
 {
 	const struct node *na = &d->nodes[a];
 
@@ -340,8 +261,8 @@ static bool own_update(const struct dpor *d, const struct tr_event *u, int p)
 	       d->owner[u->tid - TR_AUX_BASE] == p;
 }
 
-static bool ev_conflict(const struct dpor *d, const struct tr_event *a,
-			const struct tr_event *b)
+bool dpor_ev_conflict(const struct dpor *d, const struct tr_event *a,
+		      const struct tr_event *b)
 {
 	if (a->tid == b->tid)
 		return true;
@@ -396,7 +317,7 @@ static bool consider(struct dpor *d, unsigned i, unsigned j, unsigned *nc)
 	if (d->stamp[i] == d->visit || a->tid == b->tid)
 		return false;
 	d->stamp[i] = d->visit;
-	if (!ev_conflict(d, a, b))
+	if (!dpor_ev_conflict(d, a, b))
 		return false;
 	d->cand[(*nc)++] = i;
 	return true;
@@ -435,7 +356,7 @@ static void granule_walk(struct dpor *d, uint64_t g, unsigned j, bool write,
 						: gi->by_thread.wr[st];
 		for (; e >= 0; e = write ? gi->enext_all[e] : gi->enext_wr[e]) {
 			unsigned i = (unsigned)gi->enode[e];
-			if (hb(d, i, c))
+			if (dpor_hb(d, i, c))
 				break;
 			if (consider(d, i, j, nc)) {
 				vc_join(c, &d->nodes[i].clock);
@@ -516,13 +437,13 @@ static uint64_t initials(const struct dpor *d, unsigned i, unsigned j)
 	for (unsigned k = i + 1; k <= j; k++) {
 		const struct node *nk = &d->nodes[k];
 		int q = nk->ev.tid;
-		if (k < j && hb(d, i, &nk->clock))
+		if (k < j && dpor_hb(d, i, &nk->clock))
 			continue; /* not in notdep(i) */
 		if (seen & (1ull << q))
 			continue;
 		bool minimal = true;
 		for (uint64_t m = seen; m && minimal; m &= m - 1)
-			if (hb(d, (unsigned)first[__builtin_ctzll(m)],
+			if (dpor_hb(d, (unsigned)first[__builtin_ctzll(m)],
 			       &nk->clock))
 				minimal = false;
 		seen |= 1ull << q;
@@ -590,6 +511,12 @@ static void race(struct dpor *d, unsigned i, unsigned j)
 {
 	uint64_t obj;
 
+	/* a join cannot come before the exit of the thread it joins: the
+	 * race (exit, join) has no reversal (only the joins's and the
+	 * exit's own races do) */
+	if (d->nodes[j].ev.kind == EV_JOIN && d->nodes[i].ev.kind == EV_EXIT)
+		return;
+
 	/* A lock that waited for another thread's unlock cannot be moved
 	 * before that unlock, only before the lock the other thread took
 	 * for that critical section: the race to reverse is with that one
@@ -601,13 +528,19 @@ static void race(struct dpor *d, unsigned i, unsigned j)
 			i = (unsigned)k;
 	}
 	struct node *ni = &d->nodes[i];
-	uint64_t init = initials(d, i, j) & ni->enabled;
 	int p = d->nodes[j].ev.tid;
 
 	pr_debug("race %u(T%d %#lx) - %u(T%d %#lx)", i, ni->ev.tid,
 		 (unsigned long)ni->ev.pc, j, p,
 		 (unsigned long)d->nodes[j].ev.pc);
-	backtrack_at(d, i, init, p);
+	if (d->optimal) {
+		/* a race inside the replayed prefix was handled when its
+		 * second event was new: node i's tree still has it */
+		if (j >= d->target && !d->exhaustive)
+			wut_race(d, i, j);
+		return;
+	}
+	backtrack_at(d, i, initials(d, i, j) & ni->enabled, p);
 }
 
 static int vcq_push(struct vcq *q, const struct vc *c)
@@ -669,7 +602,7 @@ static int analyse(struct dpor *d, unsigned j)
 	 * race (it is in the clock already) */
 	for (unsigned k = 0; k < nc; k++) {
 		unsigned i = d->cand[k];
-		if (!hb(d, i, &c))
+		if (!dpor_hb(d, i, &c))
 			d->cand[nr++] = i; /* a race; keep for later */
 		vc_join(&c, &d->nodes[i].clock);
 	}
@@ -728,7 +661,7 @@ static void end_races(struct dpor *d, unsigned k)
 		nc = candidates(d, k, &c);
 		for (unsigned x = 0; x < nc; x++) {
 			unsigned i = d->cand[x];
-			if (!hb(d, i, &c))
+			if (!dpor_hb(d, i, &c))
 				d->cand[nr++] = i;
 			vc_join(&c, &d->nodes[i].clock);
 		}
@@ -748,7 +681,10 @@ void dpor_ended(struct dpor *d, unsigned k)
 		end_races(d, k);
 	n = &d->nodes[k];
 	for (uint64_t m = n->enabled & ~(1ull << n->chosen); m; m &= m - 1)
-		backtrack_at(d, k, m & -m, __builtin_ctzll(m));
+		if (d->optimal)
+			wut_pending(d, k, __builtin_ctzll(m));
+		else
+			backtrack_at(d, k, m & -m, __builtin_ctzll(m));
 }
 
 /* ---- the tree ---- */
@@ -761,7 +697,7 @@ static bool asleep(const struct node *n, int tid)
 	return false;
 }
 
-static uint64_t sleep_mask(const struct node *n)
+uint64_t dpor_sleep_mask(const struct node *n)
 {
 	uint64_t m = 0;
 
@@ -800,6 +736,7 @@ static struct node *new_node(struct dpor *d)
 	struct node *n = &d->nodes[d->n++];
 	memset(n, 0, sizeof *n);
 	n->chosen = -1;
+	n->wroot = n->wcur = -1;
 	return n;
 }
 
@@ -810,7 +747,7 @@ static int inherit_sleep(const struct dpor *d, struct node *n,
 {
 	for (int i = 0; i < prev->nsleep; i++) {
 		const struct sleeper *s = &prev->sleep[i];
-		if (s->tid == prev->chosen || ev_conflict(d, &s->ev, &prev->ev))
+		if (s->tid == prev->chosen || dpor_ev_conflict(d, &s->ev, &prev->ev))
 			continue;
 		if (add_sleeper(n, s->tid, false, &s->ev) < 0)
 			return -1;
@@ -876,12 +813,19 @@ int dpor_choose(struct dpor *d, unsigned k, uint64_t enabled, int prefer)
 	if (!d->exhaustive && k > 0 &&
 	    inherit_sleep(d, n, &d->nodes[k - 1]) < 0)
 		return -2;
-	cand = allowed(d, k, enabled & ~sleep_mask(n));
-	if (!cand)
+	cand = allowed(d, k, enabled & ~dpor_sleep_mask(n));
+	if (!cand) {
+		pr_debug("blocked at %u: enabled %#lx asleep %#lx", k,
+			 (unsigned long)enabled,
+			 (unsigned long)dpor_sleep_mask(n));
 		return -1; /* sleep-set blocked (or nothing within the bound) */
-	n->chosen = (prefer >= 0 && (cand & (1ull << prefer)))
-			    ? prefer
-			    : __builtin_ctzll(cand);
+	}
+	/* Optimal-DPOR: the branch of the node above guides this one */
+	n->chosen = d->optimal ? wut_enter(d, k, cand) : -1;
+	if (n->chosen < 0)
+		n->chosen = (prefer >= 0 && (cand & (1ull << prefer)))
+				    ? prefer
+				    : __builtin_ctzll(cand);
 	n->backtrack = d->exhaustive ? cand : 1ull << n->chosen;
 	return n->chosen;
 }
@@ -889,6 +833,8 @@ int dpor_choose(struct dpor *d, unsigned k, uint64_t enabled, int prefer)
 void dpor_retract(struct dpor *d, unsigned k)
 {
 	if (k + 1 == d->n && k >= d->target && !d->nodes[k].executed) {
+		if (d->optimal)
+			wut_retract(d, k);
 		free(d->nodes[k].sleep);
 		d->n--;
 	}
@@ -966,18 +912,21 @@ int dpor_next_task(struct dpor *d)
 		 * the next branch here, as if it had been explored here */
 		if (n->noev)
 			return DPOR_WAIT;
-		uint64_t cand = n->backtrack & n->enabled & ~n->done;
+		uint64_t cand = n->enabled & ~n->done;
 		if (!d->exhaustive)
-			cand &= ~sleep_mask(n);
-		cand = allowed(d, k, cand);
-		if (cand) {
-			n->chosen = __builtin_ctzll(cand);
+			cand &= ~dpor_sleep_mask(n);
+		cand = allowed(d, k, d->optimal ? cand : cand & n->backtrack);
+		int t = !d->optimal ? (cand ? __builtin_ctzll(cand) : -1)
+				    : wut_next(d, k, cand);
+		if (t >= 0) {
+			n->chosen = t;
 			d->target = k;
 			derived_reset(d);
 			return DPOR_NEXT;
 		}
 		if (n->stolen) /* races found there may add branches here */
 			return DPOR_WAIT;
+		wut_free_node(d, n);
 		free(n->sleep);
 		d->n--;
 	}
@@ -1006,7 +955,7 @@ static uint64_t stealable(struct dpor *d, unsigned k)
 		return 0;
 	cand = n->backtrack & n->enabled & ~n->done & ~(1ull << n->chosen);
 	if (!d->exhaustive)
-		cand &= ~sleep_mask(n);
+		cand &= ~dpor_sleep_mask(n);
 	return cand ? allowed(d, k, cand) : 0;
 }
 
@@ -1139,6 +1088,11 @@ struct dpor *dpor_load(const void *blob, size_t len)
 bad:
 	dpor_free(d);
 	return NULL;
+}
+
+void dpor_set_optimal(struct dpor *d, bool on)
+{
+	d->optimal = on && !d->exhaustive && d->bound < 0 && d->n == 0;
 }
 
 unsigned dpor_floor(const struct dpor *d)

@@ -1,7 +1,9 @@
 /* dpor.h — the exploration tree of Source-DPOR with sleep sets (Abdulla,
  * Aronis, Jonsson, Sagonas, "Optimal Dynamic Partial Order Reduction",
- * POPL 2014, Algorithm 1), and of the exhaustive strategy (every
- * interleaving, no reduction: the oracle the tests compare DPOR with).
+ * POPL 2014, Algorithm 1), of Optimal-DPOR with wakeup trees (the same
+ * authors, JACM 2017; dpor_set_optimal, wakeup.c), and of the exhaustive
+ * strategy (every interleaving, no reduction: the oracle the tests
+ * compare DPOR with).
  *
  * The explorer runs one execution at a time.  At every scheduling point k
  * it asks dpor_choose() which thread performs the k-th event, and reports
@@ -34,6 +36,11 @@ struct dpor;
 
 struct dpor *dpor_new(bool exhaustive, long preemption_bound);
 void dpor_free(struct dpor *d);
+
+/* Optimal-DPOR with wakeup trees (JACM'17; dpor_priv.h, wakeup.c)
+ * instead of Source-DPOR's backtrack sets: on a new tree without a
+ * preemption bound, for one worker (--jobs splits Source-DPOR trees). */
+void dpor_set_optimal(struct dpor *d, bool on);
 
 /* Thread to run at scheduling point k, given the runnable threads;
  * prefer: the current thread (the default policy keeps it).  Returns -1

@@ -1347,6 +1347,8 @@ int explore(const struct options *o, struct results *res)
 	x.dpor = dpor_new(exhaustive, x.bound);
 	if (!x.dpor)
 		return 2;
+	/* dpor: Optimal-DPOR with wakeup trees; source: Source-DPOR */
+	dpor_set_optimal(x.dpor, o->strategy != STRAT_SOURCE);
 	for (;;) {
 		unsigned long n = res->executions + res->blocked_executions +
 				  res->assume_blocked;

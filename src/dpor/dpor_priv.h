@@ -1,0 +1,142 @@
+/* dpor_priv.h — the inside of struct dpor, shared by dpor.c (the tree,
+ * clocks, races) and wakeup.c (Optimal-DPOR's wakeup trees) only. */
+#ifndef X86SMC_DPOR_PRIV_H
+#define X86SMC_DPOR_PRIV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dpor/dpor.h"
+
+#define MAXT TR_MAX_THREADS
+#define BIG_ACCESS 4096 /* larger accesses are not indexed by granule */
+
+struct vc {
+	uint32_t c[MAXT];
+};
+
+struct sleeper {
+	int tid;
+	bool done; /* explored here (else: asleep on entry) */
+	struct tr_event ev;
+};
+
+struct node {
+	uint64_t enabled, backtrack, done;
+	struct sleeper *sleep; /* entry sleep set, then explored threads */
+	int nsleep, capsleep;
+	int chosen;
+	bool executed;
+	uint32_t pre;  /* preemptions before this node's choice */
+	uint16_t nvalues, vidx; /* the chosen thread's event is a value
+				 * choice (EV_NONDET): values to explore,
+				 * the one taken (dpor_value) */
+	struct tr_event ev;
+	uint32_t idx; /* 1-based index of the event in its thread */
+	struct vc clock;
+	/* --jobs: threads whose subtree here was given to another task
+	 * (dpor_steal): not finished yet, and their event not known yet
+	 * (dpor_sleeper); this node waits for both before it moves on */
+	uint64_t stolen, noev;
+	/* Optimal-DPOR (wakeup.c): the branches still to explore from here
+	 * (a sibling list of wakeup-tree nodes, -1: none), and the one
+	 * being explored (its children guide the nodes below, -1 if the
+	 * choice was free) */
+	int32_t wroot, wcur;
+};
+
+/* A wakeup-tree node: a thread's event, its sibling and its first
+ * child (indices into struct dpor .wt, -1: none). */
+struct wt {
+	int32_t child, sibling;
+	struct tr_event ev;
+};
+
+/* The accesses of the current execution by location: for each 8-byte
+ * granule, the threads with events there (by_gran), and for each
+ * (granule, thread), its events there newest first, all of them and the
+ * writing ones (by_thread).  Kept so that finding an event's races costs
+ * about one look per thread (granule_walk), not one per earlier event. */
+struct gmap {
+	uint64_t *key; /* key + 1, 0 = empty */
+	int32_t *all, *wr; /* by_thread: chain heads */
+	uint64_t *mask;    /* by_gran: threads */
+	size_t cap, n;
+};
+
+struct gindex {
+	struct gmap by_gran, by_thread;
+	int32_t *enode, *enext_all, *enext_wr;
+	size_t nent, capent;
+};
+
+struct dpor {
+	bool exhaustive;
+	bool optimal;      /* wakeup trees (wakeup.c), else backtrack sets */
+	long bound;        /* preemption bound, -1: none */
+	bool pruned;       /* the bound excluded a choice somewhere */
+	struct node *nodes;
+	unsigned n, cap;   /* nodes[0..n) exist */
+	unsigned target;   /* first node whose choice is not replayed */
+	/* derived from the events of the current execution */
+	struct vc last[MAXT], incoming[MAXT];
+	/* tso/pso, per buffer (slot: update thread TR_AUX_BASE + slot) */
+	struct vc last_update[TR_AUX_BASE]; /* its last update's clock */
+	struct vcq {                        /* clocks of its buffered     */
+		struct vc *q;               /* stores, oldest first: the  */
+		size_t head, n, cap;        /* k-th update follows only   */
+	} pend[TR_AUX_BASE];                /* the k-th store             */
+	int8_t owner[TR_AUX_BASE];          /* whose stores, -1: unused   */
+	uint32_t upd[TR_AUX_BASE];          /* its updates so far         */
+	uint32_t count[MAXT];
+	int32_t lastev[MAXT]; /* node of each thread's last event, -1 */
+	struct gindex gi;
+	unsigned *big;        /* nodes with a big access */
+	unsigned nbig, capbig;
+	unsigned *stamp;      /* dedupe of candidates, per node: the visit */
+	unsigned visit;       /* of the current candidates() call */
+	unsigned *cand;
+	unsigned capstamp;
+	/* --jobs: a subtree task explores nodes [floor, n); the nodes
+	 * below are its prefix, owned by other tasks; races with their
+	 * events are collected in out[] for their owners */
+	uint64_t serial;   /* this tree, among every tree of the process */
+	unsigned floor;
+	struct dpor_race *out;
+	unsigned nout, capout;
+	/* wakeup-tree nodes (wakeup.c), with a free list */
+	struct wt *wt;
+	int32_t nwt, capwt, wfree;
+};
+
+
+/* dpor.c */
+bool dpor_hb(const struct dpor *d, unsigned a, const struct vc *c);
+bool dpor_ev_conflict(const struct dpor *d, const struct tr_event *a,
+		      const struct tr_event *b);
+uint64_t dpor_sleep_mask(const struct node *n);
+
+/* wakeup.c — Optimal-DPOR (Abdulla, Aronis, Jonsson, Sagonas, "Source
+ * Sets: A Foundation for Optimal Dynamic Partial Order Reduction", JACM
+ * 2017, Sec. 6): each node keeps a wakeup tree of sequences still to
+ * explore from it instead of a backtrack set. */
+/* Race (i, j): insert v = notdep(i).j at node i unless a thread asleep
+ * there is a weak initial of v (then its exploration covers v). */
+void wut_race(struct dpor *d, unsigned i, unsigned j);
+/* Thread t, enabled at node k, could still have run before the end of
+ * the process there (its event is not known: it conflicts with all). */
+void wut_pending(struct dpor *d, unsigned k, int t);
+/* Node k (new) takes its wakeup tree from node k - 1's branch; returns
+ * the thread its leftmost branch starts with, usable now (enabled,
+ * awake, allowed: mask ok), or -1. */
+int wut_enter(struct dpor *d, unsigned k, uint64_t ok);
+/* Node k's next branch (its tree's leftmost usable one): the thread, or
+ * -1 when none is left.  Frees the branch just explored. */
+int wut_next(struct dpor *d, unsigned k, uint64_t ok);
+/* Node k performed no event after all (dpor_retract): give its branch
+ * back to node k - 1. */
+void wut_retract(struct dpor *d, unsigned k);
+void wut_free_node(struct dpor *d, struct node *n);
+void wut_free_all(struct dpor *d);
+
+#endif

@@ -1,0 +1,288 @@
+/* wakeup.c — Optimal-DPOR's wakeup trees (Abdulla, Aronis, Jonsson,
+ * Sagonas, "Source Sets: A Foundation for Optimal Dynamic Partial Order
+ * Reduction", JACM 64(4) 2017, Sec. 6, Alg. 2).
+ *
+ * Source-DPOR (POPL'14 Alg. 1) reverses a race (e, e') by adding *one*
+ * initial of v = notdep(e).e' to the backtrack set at e; the execution
+ * that branch starts may then drift away from v and end up equivalent to
+ * one already explored, which the sleep set cuts off as a blocked
+ * execution.  Optimal-DPOR keeps v itself: each node holds a wakeup tree,
+ * an ordered tree of sequences still to explore from it, and an
+ * execution started from a branch follows that branch's events first.
+ * Every explored execution is then a new Mazurkiewicz trace and none is
+ * sleep-set blocked.
+ *
+ * Here a node's tree is the sibling list .wroot of its branches not yet
+ * taken; the branch being explored is .wcur, whose children become the
+ * next node's tree when that node is created (wut_enter).  A sequence v
+ * is a list of events; a thread p is a *weak initial* of v after a node
+ * (WI) if p has an event in v that no earlier event of v happens before,
+ * or p has no event in v and its next event conflicts with none of v's.
+ * Inserting v (JACM'17 Def. 6.2): walk down from the node's tree, taking
+ * at each level the first child whose thread is a weak initial of what is
+ * left of v; that child's event leaves v; a leaf reached means v is
+ * covered already; when no child fits, what is left of v becomes a new
+ * last branch there. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dpor/dpor_priv.h"
+
+/* The longest v handled exactly; a longer one is cut there (its tail is
+ * left to the branch's free choices: fewer guided steps, never a lost
+ * class — the races found below the branch still reverse it). */
+#define VMAX 128
+
+/* An event whose thread's next event is not known (it could still have
+ * run before the end of the process): it conflicts with every access. */
+static struct tr_event unknown_event(int tid)
+{
+	struct tr_event e;
+
+	memset(&e, 0, sizeof e);
+	e.tid = tid;
+	e.sysno = -1;
+	e.kind = EV_MEM;
+	e.nacc = 1;
+	e.acc[0] = (struct dec_access){ 0, UINT64_MAX, DEC_READ | DEC_WRITE,
+					0 };
+	return e;
+}
+
+/* ---- the node pool ---- */
+
+static int32_t wt_new(struct dpor *d, const struct tr_event *ev)
+{
+	int32_t i;
+
+	if (d->wfree >= 0) {
+		i = d->wfree;
+		d->wfree = d->wt[i].sibling;
+	} else {
+		if (d->nwt == d->capwt) {
+			int32_t cap = d->capwt ? 2 * d->capwt : 256;
+			struct wt *w = realloc(d->wt, (size_t)cap * sizeof *w);
+			if (!w)
+				return -1;
+			d->wt = w;
+			d->capwt = cap;
+		}
+		i = d->nwt++;
+	}
+	d->wt[i] = (struct wt){ -1, -1, *ev };
+	return i;
+}
+
+/* Free node i and its subtree (not its siblings). */
+static void wt_free(struct dpor *d, int32_t i)
+{
+	int32_t c = d->wt[i].child;
+
+	while (c >= 0) {
+		int32_t s = d->wt[c].sibling;
+		wt_free(d, c);
+		c = s;
+	}
+	d->wt[i].child = -1;
+	d->wt[i].sibling = d->wfree;
+	d->wfree = i;
+}
+
+static void wt_free_list(struct dpor *d, int32_t i)
+{
+	while (i >= 0) {
+		int32_t s = d->wt[i].sibling;
+		wt_free(d, i);
+		i = s;
+	}
+}
+
+void wut_free_node(struct dpor *d, struct node *n)
+{
+	wt_free_list(d, n->wroot);
+	if (n->wcur >= 0)
+		wt_free(d, n->wcur);
+	n->wroot = n->wcur = -1;
+}
+
+void wut_free_all(struct dpor *d)
+{
+	free(d->wt);
+	d->wt = NULL;
+	d->nwt = d->capwt = 0;
+	d->wfree = -1;
+}
+
+/* ---- sequences ---- */
+
+struct seq {
+	const struct tr_event *e[VMAX];
+	int n;
+};
+
+/* Is thread p, whose next event is ep, a weak initial of v? */
+static bool weak_initial(const struct dpor *d, const struct seq *v,
+			 const struct tr_event *ep)
+{
+	int p = ep->tid;
+
+	for (int f = 0; f < v->n; f++) {
+		if (v->e[f]->tid != p)
+			continue;
+		/* any path to it inside v ends with a direct edge: a
+		 * conflict with an earlier event of v (p has none) */
+		for (int x = 0; x < f; x++)
+			if (dpor_ev_conflict(d, v->e[x], v->e[f]))
+				return false;
+		return true;
+	}
+	for (int x = 0; x < v->n; x++)
+		if (dpor_ev_conflict(d, ep, v->e[x]))
+			return false;
+	return true;
+}
+
+/* v without thread p's first event (if it has one). */
+static void drop(struct seq *v, int p)
+{
+	for (int f = 0; f < v->n; f++)
+		if (v->e[f]->tid == p) {
+			memmove(&v->e[f], &v->e[f + 1],
+				(size_t)(v->n - f - 1) * sizeof v->e[0]);
+			v->n--;
+			return;
+		}
+}
+
+/* Insert v into the tree whose first branch is *root (JACM'17 Def.
+ * 6.2).  Indices, not pointers, into d->wt: wt_new may move it. */
+static void insert(struct dpor *d, int32_t *root, struct seq *v)
+{
+	int32_t parent = -1, c, last = -1, prev = -1; /* -1: *root's list */
+
+	for (;;) {
+		for (c = parent < 0 ? *root : d->wt[parent].child; c >= 0;
+		     c = d->wt[c].sibling)
+			if (weak_initial(d, v, &d->wt[c].ev))
+				break;
+		if (c < 0)
+			break;
+		if (d->wt[c].child < 0)
+			return; /* a leaf: any continuation covers v */
+		drop(v, d->wt[c].ev.tid);
+		if (!v->n)
+			return;
+		parent = c;
+	}
+	/* what is left of v: a new last branch of parent */
+	for (c = parent < 0 ? *root : d->wt[parent].child; c >= 0;
+	     c = d->wt[c].sibling)
+		last = c;
+	for (int x = 0; x < v->n; x++) {
+		int32_t w = wt_new(d, v->e[x]);
+		if (w < 0)
+			return;
+		if (prev >= 0)
+			d->wt[prev].child = w;
+		else if (last >= 0)
+			d->wt[last].sibling = w;
+		else if (parent >= 0)
+			d->wt[parent].child = w;
+		else
+			*root = w;
+		prev = w;
+	}
+}
+
+/* Is v covered by a thread asleep at node n (its exploration there, or
+ * before n, covers every execution that starts with v)? */
+static bool asleep_initial(const struct dpor *d, const struct node *n,
+			   const struct seq *v)
+{
+	for (int s = 0; s < n->nsleep; s++)
+		if (weak_initial(d, v, &n->sleep[s].ev))
+			return true;
+	return false;
+}
+
+void wut_race(struct dpor *d, unsigned i, unsigned j)
+{
+	struct seq v = { .n = 0 };
+	struct node *ni = &d->nodes[i];
+
+	for (unsigned k = i + 1; k <= j && v.n < VMAX; k++)
+		if (k == j || !dpor_hb(d, i, &d->nodes[k].clock))
+			v.e[v.n++] = &d->nodes[k].ev;
+	if (!v.n || asleep_initial(d, ni, &v))
+		return;
+	insert(d, &ni->wroot, &v);
+}
+
+void wut_pending(struct dpor *d, unsigned k, int t)
+{
+	struct tr_event e = unknown_event(t);
+	struct seq v = { .n = 1 };
+	struct node *n = &d->nodes[k];
+
+	v.e[0] = &e;
+	if (!asleep_initial(d, n, &v))
+		insert(d, &n->wroot, &v);
+}
+
+/* Take node n's first branch whose thread is in ok: it becomes .wcur;
+ * branches before it that cannot be taken are dropped (a thread asleep
+ * there has covered them).  Returns the thread or -1. */
+static int take(struct dpor *d, struct node *n, uint64_t ok)
+{
+	while (n->wroot >= 0) {
+		int32_t c = n->wroot;
+		int t = d->wt[c].ev.tid;
+		n->wroot = d->wt[c].sibling;
+		d->wt[c].sibling = -1;
+		if (ok >> t & 1) {
+			n->wcur = c;
+			return t;
+		}
+		wt_free(d, c);
+	}
+	return -1;
+}
+
+int wut_enter(struct dpor *d, unsigned k, uint64_t ok)
+{
+	struct node *n = &d->nodes[k], *prev = k ? &d->nodes[k - 1] : NULL;
+
+	n->wroot = n->wcur = -1;
+	if (prev && prev->wcur >= 0) { /* the branch's rest guides n */
+		n->wroot = d->wt[prev->wcur].child;
+		d->wt[prev->wcur].child = -1;
+	}
+	return take(d, n, ok);
+}
+
+int wut_next(struct dpor *d, unsigned k, uint64_t ok)
+{
+	struct node *n = &d->nodes[k];
+
+	if (n->wcur >= 0) {
+		wt_free(d, n->wcur);
+		n->wcur = -1;
+	}
+	return take(d, n, ok);
+}
+
+void wut_retract(struct dpor *d, unsigned k)
+{
+	struct node *n = &d->nodes[k], *prev = k ? &d->nodes[k - 1] : NULL;
+
+	if (n->wcur >= 0) { /* put the branch back in front */
+		d->wt[n->wcur].sibling = n->wroot;
+		n->wroot = n->wcur;
+		n->wcur = -1;
+	}
+	if (prev && prev->wcur >= 0 && d->wt[prev->wcur].child < 0)
+		d->wt[prev->wcur].child = n->wroot;
+	else
+		wt_free_list(d, n->wroot);
+	n->wroot = -1;
+}
