@@ -1347,8 +1347,14 @@ int explore(const struct options *o, struct results *res)
 	x.dpor = dpor_new(exhaustive, x.bound);
 	if (!x.dpor)
 		return 2;
-	/* dpor: Optimal-DPOR with wakeup trees; source: Source-DPOR */
-	dpor_set_optimal(x.dpor, o->strategy != STRAT_SOURCE);
+	/* dpor: Optimal-DPOR with wakeup trees; source: Source-DPOR.  Not
+	 * under pso: its update threads are numbered in the order the
+	 * execution first buffers a store at a location, so a wakeup
+	 * sequence's update thread can be another buffer after a reversal
+	 * (it lost outcomes of litmus n1); Source-DPOR only fixes the first
+	 * thread of a reversal. */
+	dpor_set_optimal(x.dpor, o->strategy != STRAT_SOURCE &&
+					 o->model != MODEL_PSO);
 	for (;;) {
 		unsigned long n = res->executions + res->blocked_executions +
 				  res->assume_blocked;

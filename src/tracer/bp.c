@@ -102,12 +102,29 @@ bool bp_native_lifted(uint8_t hook)
 	       hook == HOOK_ATOMIC_END || hook == HOOK_ATOMIC_CALL;
 }
 
-void bp_lift_plain(struct tracer *t, bool lift)
+/* Native mode lifts its stop points lazily: one hit, one lift (a
+ * native run is often a few instructions before the end; lifting every
+ * breakpoint up front cost most of the 150 writes to /proc/PID/mem of an
+ * execution of fib_bench_true_join). */
+int bp_native_hit(struct tracer *t, const struct bp *b)
+{
+	if (t->nnlift == t->capnlift) {
+		size_t cap = t->capnlift ? 2 * t->capnlift : 64;
+		uint64_t *a = realloc(t->nlift, cap * sizeof *a);
+		if (!a)
+			return -1;
+		t->nlift = a;
+		t->capnlift = cap;
+	}
+	t->nlift[t->nnlift++] = b->addr;
+	return proc_write(&t->proc, b->addr, &b->orig, 1) == 1 ? 0 : -1;
+}
+
+void bp_native_restore(struct tracer *t)
 {
 	static const uint8_t int3 = 0xcc;
 
-	for (size_t i = 0; i < t->nbps; i++)
-		if (bp_native_lifted(t->bps[i].hook))
-			proc_write(&t->proc, t->bps[i].addr,
-				   lift ? &t->bps[i].orig : &int3, 1);
+	for (size_t i = 0; i < t->nnlift; i++)
+		proc_write(&t->proc, t->nlift[i], &int3, 1);
+	t->nnlift = 0;
 }

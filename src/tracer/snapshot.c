@@ -215,11 +215,10 @@ static int apply(struct tracer *t, const struct tr_checkpoint *c,
 	t->maps.stale = true; /* it may have mapped less by then */
 	t->regs_dirty = true; /* the fork returned into the injected clone */
 	t->st.snapshots++;
-	/* a snapshot taken in native mode (its one thread blocked before a
-	 * second existed) got every later stop point poked into it: native
-	 * mode runs with them lifted */
-	if (t->native)
-		bp_lift_plain(t, true);
+	/* the copy has every stop point, a snapshot taken in native mode
+	 * (its one thread blocked before a second existed) too: native
+	 * mode lifts them as they are hit */
+	t->nnlift = 0;
 	return tr_sync_regs(t);
 }
 

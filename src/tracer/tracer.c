@@ -88,6 +88,7 @@ void tracer_free(struct tracer *t)
 	dcache_free(t->dc);
 	maps_free(&t->maps);
 	free(t->bps);
+	free(t->nlift);
 	if (t->own_escapes)
 		esc_free(&t->esc_local);
 	free(t->walk);
@@ -875,7 +876,7 @@ static int prelift(struct tracer *t, struct lifted *l, struct lthread *th)
 {
 	uint64_t end = region_end(th);
 
-	if (t->native || t->no_emulate)
+	if (t->native || t->no_emulate || getenv("X86SMC_NO_PRELIFT"))
 		return 0; /* native: plain breakpoints are lifted already */
 	for (size_t i = 0; i < t->nbps; i++) {
 		struct bp *b = &t->bps[i];
@@ -1586,16 +1587,9 @@ int tracer_pid(const struct tracer *t)
 
 int tracer_add_hook(struct tracer *t, uint64_t pc, enum tr_hook h)
 {
-	struct bp *b;
-
-	if (bp_insert(t, pc, (uint8_t)h) < 0)
-		return -1;
-	b = bp_find(t, pc);
-	/* one thread runs natively: this hook waits for a second one */
-	if (t->native && b && bp_native_lifted(b->hook) &&
-	    proc_write(&t->proc, pc, &b->orig, 1) != 1)
-		return -1;
-	return 0;
+	/* in native mode a hook that only matters with several threads
+	 * is lifted when first hit (bp_native_hit) */
+	return bp_insert(t, pc, (uint8_t)h);
 }
 
 size_t tracer_read(struct tracer *t, uint64_t addr, void *buf, size_t n)
@@ -1688,14 +1682,14 @@ static void enter_native(struct tracer *t)
 	drain_all(t); /* nobody is left to see the order */
 	for (int i = 0; i < t->nthreads; i++)
 		t->th[i].section = RG_NONE; /* atomic against nobody */
-	bp_lift_plain(t, true); /* hooks stay: pthread_create starts control,
-				 * assume/nondet/error act (bp_native_lifted) */
+	/* stop points are lifted when hit (bp_native_hit); hooks stay:
+	 * pthread_create starts control, assume/nondet/error act */
 	t->native = true;
 }
 
 void tr_leave_native(struct tracer *t)
 {
-	bp_lift_plain(t, false);
+	bp_native_restore(t);
 	t->native = false;
 }
 
@@ -1709,10 +1703,12 @@ static int native_hook(struct tracer *t)
 	if (proc_getregs(&t->proc, &th->regs) < 0)
 		return -1;
 	b = bp_find(t, th->regs.rip - 1);
-	if (!b || !b->hook)
+	if (!b)
 		return 2; /* not ours */
 	th->regs.rip--;
 	t->regs_dirty = true;
+	if (bp_native_lifted(b->hook)) /* a stop point: no use alone */
+		return bp_native_hit(t, b) < 0 ? -1 : 0;
 	if (b->hook == HOOK_PTHREAD_CREATE) {
 		tr_leave_native(t);
 		return 1;

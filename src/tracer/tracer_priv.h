@@ -77,6 +77,8 @@ struct tracer {
 	bool regs_dirty;         /* th[cur].regs differs from the process */
 	bool native;             /* one live thread: it runs free, breakpoints
 				  * lifted, only the seccomp filter stops it */
+	uint64_t *nlift;         /* stop points lifted in native mode, */
+	size_t nnlift, capnlift; /* lazily (bp_native_hit) */
 	bool native_ok;          /* the explorer allows native mode for the
 				  * thread it steps (tracer_allow_native) */
 	struct tr_end end;
@@ -154,7 +156,10 @@ size_t bp_fetch(void *tracer, uint64_t pc, uint8_t *buf, size_t n);
 void bp_lift(struct tracer *t, uint64_t lo, uint64_t hi, bool lift);
 /* Lift or re-insert every breakpoint that is not a hook, or a hook that
  * does not matter while one thread runs natively (bp_native_lifted). */
-void bp_lift_plain(struct tracer *t, bool lift);
+/* native mode: lift stop point b when the lone thread hits it (and
+ * remember it); put them all back when control starts again */
+int bp_native_hit(struct tracer *t, const struct bp *b);
+void bp_native_restore(struct tracer *t);
 
 /* snapshot.c */
 void tr_snapshot_free(struct tracer *t);
