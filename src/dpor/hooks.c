@@ -168,6 +168,11 @@ static bool in_policy(const char *name)
 int hooks_library(struct tracer *t, struct symtab *sym,
 		  const struct options *o, char *why, size_t n)
 {
+	const uint64_t files[3] = { sym_addr(sym, "_IO_2_1_stdin_"),
+				    sym_addr(sym, "_IO_2_1_stdout_"),
+				    sym_addr(sym, "_IO_2_1_stderr_") };
+
+	tracer_set_stdio(t, files);
 	for (int i = 0; i < o->nno_atomic_call; i++)
 		if (!in_policy(o->no_atomic_call[i])) {
 			snprintf(why, n, "--no-atomic-call %s: not a function "

@@ -22,6 +22,7 @@
 #include "tracer/tracer_priv.h"
 
 #define FILE_FILENO 112 /* offsetof(FILE, _fileno), glibc x86-64 */
+#define FILE_SIZE 216   /* sizeof(FILE) */
 #define ALL_FDS EV_NFDS /* fflush(NULL), or a stream we cannot read */
 #define MAX_STR (64u << 10) /* a string argument is read up to this */
 #define MAX_ARGS 64     /* printf arguments whose types are looked at */
@@ -239,14 +240,21 @@ static void stdio_event(struct tracer *t, const struct lthread *th,
 	const struct user_regs_struct *r = &th->regs;
 	struct tr_event mem;
 
+	uint64_t file = sh->stream == S_STDOUT   ? t->stdio_file[1]
+			: sh->stream == S_STDERR ? t->stdio_file[2]
+						 : reg_arg(r, sh->file);
+
 	ev->nacc = 0;
 	if (sh->stream == S_STDOUT)
 		acc(ev, EV_ADDR_FD + 1, 1, DEC_WRITE);
 	else if (sh->stream == S_STDERR)
 		acc(ev, EV_ADDR_FD + 2, 1, DEC_WRITE);
 	else
-		stream(t, ev, reg_arg(r, sh->file));
+		stream(t, ev, file);
 	memset(&mem, 0, sizeof mem);
+	/* the FILE itself (its buffer pointers, its lock): what exit's
+	 * flush and stdio code run instruction by instruction touch */
+	acc(&mem, file, FILE_SIZE, DEC_READ | DEC_WRITE);
 	if (sh->str >= 0 && reg_arg(r, sh->str))
 		acc(&mem, reg_arg(r, sh->str),
 		    str_bytes(t, reg_arg(r, sh->str), 1), DEC_READ);

@@ -1585,6 +1585,11 @@ int tracer_pid(const struct tracer *t)
 	return t->proc.pid;
 }
 
+void tracer_set_stdio(struct tracer *t, const uint64_t file[3])
+{
+	memcpy(t->stdio_file, file, sizeof t->stdio_file);
+}
+
 int tracer_add_hook(struct tracer *t, uint64_t pc, enum tr_hook h)
 {
 	/* in native mode a hook that only matters with several threads

@@ -367,6 +367,10 @@ size_t tracer_new_escapes(const struct tracer *t);
 /* pid of the traced process (for symbolization). */
 int tracer_pid(const struct tracer *t);
 
+/* The addresses of glibc's FILE objects of fds 0, 1, 2 (_IO_2_1_stdin_,
+ * ...; 0: unknown): a stdio call run as one step accesses its FILE. */
+void tracer_set_stdio(struct tracer *t, const uint64_t file[3]);
+
 /* Install a hook: when any thread reaches pc, the tracer records it
  * (used for __assert_fail). */
 enum tr_hook { HOOK_ASSERT_FAIL = 1, HOOK_PTHREAD_CREATE,
