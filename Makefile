@@ -1,5 +1,5 @@
 # x86smc — one plain Makefile.  Targets: all (default), check, demo, debug,
-# bench, deps, samples, format, clean.
+# bench, deps, samples, format, clean, install, uninstall.
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 # Flags every build needs (kept apart from CFLAGS, which `make debug` and
@@ -7,6 +7,11 @@ CFLAGS  ?= -O2 -g
 XFLAGS  := -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -Isrc
 LDLIBS  := -lZydis -lcapstone -lelf -ldwarf -lz -liberty
 BUILD   ?= build
+# make install PREFIX=/usr/local (DESTDIR for staging): bin/x86smc and
+# share/man/man1/x86smc.1
+PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+MANDIR  ?= $(PREFIX)/share/man
 SANFLAGS :=
 
 SRCS    := $(shell find src -name '*.c' | sort)
@@ -21,7 +26,8 @@ SAMPLESRC := $(sort $(wildcard samples/*.c samples/*/*.c))
 SAMPLEBIN := $(foreach s,$(SAMPLESRC),$(BUILD)/$(s:%.c=%)-O0 $(BUILD)/$(s:%.c=%)-O2)
 SAMPLECFLAGS := -g -pthread -Wall -Wno-unused-result -fno-inline-functions-called-once
 
-.PHONY: all check demo debug bench deps samples format clean unit e2e bad fuzz
+.PHONY: all check demo debug bench deps samples format clean unit e2e bad fuzz \
+	install uninstall
 all: deps x86smc
 
 x86smc: $(OBJS)
@@ -143,6 +149,14 @@ format:
 
 clean:
 	rm -rf build build-debug x86smc x86smc-debug
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 755 x86smc $(DESTDIR)$(BINDIR)/x86smc
+	install -m 644 docs/x86smc.1 $(DESTDIR)$(MANDIR)/man1/x86smc.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/x86smc $(DESTDIR)$(MANDIR)/man1/x86smc.1
 
 # Differential decoder test (Zydis vs Capstone) over system libraries.
 $(BUILD)/decode-diff: tests/decode/diff.c $(LIBOBJS)

@@ -6,10 +6,13 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "decode/decode.h"
 #include "dpor/explore.h"
 #include "dpor/schedule.h"
 #include "options.h"
+#include "report/dot.h"
 #include "report/results.h"
+#include "report/sarif.h"
 #include "tracer/handoff.h"
 #include "tracer/log.h"
 #include "tracer/proc.h"
@@ -31,6 +34,63 @@ static int write_json(const struct options *o, const struct results *r)
 	if (f != stdout)
 		fclose(f);
 	return rc;
+}
+
+/* --sarif FILE: written whatever was found (no result: no error). */
+static int write_sarif(const struct options *o, const struct results *r)
+{
+	FILE *f;
+	int rc;
+
+	if (!o->sarif)
+		return 0;
+	if (!(f = fopen(o->sarif, "w"))) {
+		fprintf(stderr, "x86smc: cannot write %s\n", o->sarif);
+		return -1;
+	}
+	rc = sarif_write(f, r, X86SMC_VERSION);
+	if (fclose(f) != 0)
+		rc = -1;
+	return rc;
+}
+
+/* --dot FILE, --svg FILE: the reported error's happens-before graph.
+ * Without an error, or without Graphviz for --svg, a note on stderr
+ * and nothing written: the run's verdict stands. */
+static int write_graph(const struct options *o, const struct results *r)
+{
+	const char *dot = r->nerrors ? r->errors[0].dot : NULL;
+	FILE *f;
+
+	if (!o->dot && !o->svg)
+		return 0;
+	if (!dot) {
+		fprintf(stderr, "x86smc: --%s: no error trace to draw, %s not "
+				"written\n",
+			o->dot ? "dot" : "svg", o->dot ? o->dot : o->svg);
+		return 0;
+	}
+	if (o->dot) {
+		if (!(f = fopen(o->dot, "w")) || fputs(dot, f) < 0 ||
+		    fclose(f) != 0) {
+			fprintf(stderr, "x86smc: cannot write %s\n", o->dot);
+			return -1;
+		}
+	}
+	if (o->svg && dot_svg(dot, o->svg) == 1)
+		fprintf(stderr, "x86smc: --svg: Graphviz's dot is not "
+				"installed (Debian: apt-get install "
+				"graphviz), %s not written\n",
+			o->svg);
+	return 0;
+}
+
+static void print_version(void)
+{
+	char libs[200];
+
+	printf("x86smc %s\n%s\n", X86SMC_VERSION,
+	       dec_lib_versions(libs, sizeof libs));
 }
 
 static int check_program(const char *path)
@@ -135,6 +195,8 @@ int main(int argc, char **argv)
 	if (r != 0) {
 		if (r < 0)
 			fprintf(stderr, "x86smc: %s\n", err);
+		else if (o.version)
+			print_version();
 		return r < 0 ? 2 : 0;
 	}
 	if (check_program(o.argv[0]) < 0 || check_replay(&o) < 0)
@@ -166,6 +228,9 @@ int main(int argc, char **argv)
 								  : stdout;
 		report_text(&res, human, o.outcomes);
 		if (write_json(&o, &res) < 0 && r == 0)
+			r = 2;
+		if ((write_sarif(&o, &res) < 0 || write_graph(&o, &res) < 0) &&
+		    r == 0)
 			r = 2;
 	}
 	if (o.gdb || o.core) { /* after the report: it may exec gdb */

@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#define X86SMC_VERSION "0.1.0"
+
 enum model { MODEL_SC, MODEL_TSO, MODEL_PSO };
 enum strategy { STRAT_DEFAULT, STRAT_DPOR, STRAT_EXHAUSTIVE, STRAT_ICB,
 		STRAT_RANDOM, STRAT_PCT, STRAT_SOURCE };
@@ -53,6 +55,11 @@ struct options {
 			    * at the failing instruction to gdb */
 	const char *core;  /* --replay FILE --core F: write a core file of
 			    * it there */
+	/* the reported error's execution as a happens-before graph:
+	 * --dot FILE (Graphviz DOT), --svg FILE (rendered by dot -Tsvg);
+	 * --sarif FILE: SARIF 2.1.0 results ("-" = stdout for all three) */
+	const char *dot, *svg, *sarif;
+	bool version; /* --version: opts_parse returned 1, main prints it */
 };
 
 /* Parse argv.  Returns 0 (run), 1 (help/version printed: exit 0), or -1

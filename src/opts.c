@@ -7,8 +7,6 @@
 
 #include "options.h"
 
-#define X86SMC_VERSION "0.1.0"
-
 static const char *const models[] = { "sc", "tso", "pso" };
 static const char *const strategies[] = { "default", "dpor", "exhaustive",
 					   "icb", "random", "pct", "source" };
@@ -49,6 +47,12 @@ void opts_usage(void)
 	     "  --json FILE                 JSON summary (- = stdout)\n"
 	     "  --trace-out FILE            write the first error's schedule\n"
 	     "  --replay FILE               re-run that schedule\n"
+	     "  --dot FILE  --svg FILE      the first error's execution as a "
+	     "happens-before\n"
+	     "                              graph: Graphviz DOT, or SVG "
+	     "(needs dot)\n"
+	     "  --sarif FILE                SARIF 2.1.0 results (code "
+	     "scanning, CI)\n"
 	     "  --assume-fence ADDR         simulate an MFENCE right after "
 	     "the instruction\n"
 	     "                              at ADDR (hex pc or symbol+off; "
@@ -150,7 +154,8 @@ static int pick(const char *s, const char *const *names, int n)
 enum { O_MODEL = 256, O_STRATEGY, O_PREEMPT, O_MAXEXEC, O_TIMEOUT,
        O_MAXSTEPS, O_KEEP, O_OUTCOMES, O_JSON, O_TRACEOUT, O_REPLAY, O_JOBS,
        O_ROBUST, O_NONDET, O_SANITY, O_VERSION, O_SEED, O_FENCE,
-       O_ATOMIC_CALL, O_NO_ATOMIC_CALL, O_SYNC, O_FRAMES, O_GDB, O_CORE };
+       O_ATOMIC_CALL, O_NO_ATOMIC_CALL, O_SYNC, O_FRAMES, O_GDB, O_CORE,
+       O_DOT, O_SVG, O_SARIF };
 
 static const struct option longopts[] = {
 	{ "model", required_argument, 0, O_MODEL },
@@ -176,6 +181,9 @@ static const struct option longopts[] = {
 	{ "frames", required_argument, 0, O_FRAMES },
 	{ "gdb", no_argument, 0, O_GDB },
 	{ "core", required_argument, 0, O_CORE },
+	{ "dot", required_argument, 0, O_DOT },
+	{ "svg", required_argument, 0, O_SVG },
+	{ "sarif", required_argument, 0, O_SARIF },
 	{ "help", no_argument, 0, 'h' },
 	{ "version", no_argument, 0, O_VERSION },
 	{ 0, 0, 0, 0 },
@@ -252,6 +260,11 @@ static int set(struct options *o, int c, const char *arg, char *err,
 			goto bad;
 		o->core = arg;
 		return 0;
+	case O_DOT: case O_SVG: case O_SARIF:
+		if (!*arg)
+			goto bad;
+		*(c == O_DOT ? &o->dot : c == O_SVG ? &o->svg : &o->sarif) = arg;
+		return 0;
 	case O_KEEP: o->keep_going = true; return 0;
 	case O_OUTCOMES: o->outcomes = true; return 0;
 	case O_ROBUST: o->robustness = true; return 0;
@@ -312,8 +325,8 @@ int opts_parse(int argc, char **argv, struct options *o, char *err,
 			opts_usage();
 			return 1;
 		}
-		if (c == O_VERSION) {
-			puts("x86smc " X86SMC_VERSION);
+		if (c == O_VERSION) { /* main prints it: the decoders' too */
+			o->version = true;
 			return 1;
 		}
 		if (c == '?' || c == ':') {

@@ -293,6 +293,10 @@ const char *dec_format(const uint8_t *code, size_t n, uint64_t pc, char *buf,
 
 const char *dec_class_name(enum dec_class c);
 
+/* "Zydis 4.0.0 (built with 4.0.0), Capstone 4.0 (built with 4.0.2)":
+ * the decoder libraries, for --version (version.c).  Returns buf. */
+const char *dec_lib_versions(char *buf, size_t size);
+
 /* Invariant checker (STYLE.md habit 3): 0 if insn is well-formed (valid
  * registers, sizes and kinds; STACK operands based on rsp/rbp, STRING on
  * rsi/rdi; rep ⇔ REP_STRING, lock ⇔ LOCKED_RMW outside UNSUPPORTED; no

@@ -356,6 +356,8 @@ static void granule_walk(struct dpor *d, uint64_t g, unsigned j, bool write,
 						: gi->by_thread.wr[st];
 		for (; e >= 0; e = write ? gi->enext_all[e] : gi->enext_wr[e]) {
 			unsigned i = (unsigned)gi->enode[e];
+			if (d->nodes[i].stutter)
+				continue; /* a spin iteration: no race */
 			if (dpor_hb(d, i, c))
 				break;
 			if (consider(d, i, j, nc)) {
@@ -867,7 +869,20 @@ int dpor_executed(struct dpor *d, unsigned k, const struct tr_event *ev)
 	}
 	n->ev = *ev;
 	n->executed = true;
+	n->stutter = false;
 	return analyse(d, k);
+}
+
+void dpor_stutter(struct dpor *d, unsigned k, int tid, int n)
+{
+	for (unsigned j = k < d->n ? k : d->n; j-- > 0 && n > 0;) {
+		struct node *nj = &d->nodes[j];
+		if (!nj->executed || nj->ev.tid != tid)
+			continue;
+		nj->stutter = true;
+		nj->stutter_at = k;
+		n--;
+	}
 }
 
 int dpor_value(struct dpor *d, unsigned k, unsigned nvalues)
@@ -1147,9 +1162,12 @@ int dpor_resume(struct dpor *d, unsigned depth)
 {
 	if (depth > d->target)
 		return -1;
-	for (unsigned j = 0; j < depth; j++)
+	for (unsigned j = 0; j < depth; j++) {
 		if (!d->nodes[j].executed)
 			return -1;
+		if (d->nodes[j].stutter_at > depth) /* found later on */
+			d->nodes[j].stutter = false;
+	}
 	for (unsigned j = 0; j < depth; j++)
 		if (analyse(d, j) < 0)
 			return -1;

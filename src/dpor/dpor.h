@@ -71,6 +71,12 @@ bool dpor_covered(const struct dpor *d, int tid);
  * the end. */
 void dpor_ended(struct dpor *d, unsigned k);
 
+/* Thread tid blocked in a spin loop after the event at point k - 1: its
+ * last n events were an iteration that changed nothing (tracer.h,
+ * struct tr_stutter).  A later write is not explored before them: the
+ * woken thread reads again, which gives the same executions. */
+void dpor_stutter(struct dpor *d, unsigned k, int tid, int n);
+
 /* The event chosen at point k is a value choice (EV_NONDET) among
  * nvalues values: the index of the value to return.  The node explores
  * every index (dpor_next tries the next one before any other thread

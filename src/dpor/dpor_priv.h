@@ -43,6 +43,11 @@ struct node {
 	 * being explored (its children guide the nodes below, -1 if the
 	 * choice was free) */
 	int32_t wroot, wcur;
+	/* the event was a spin-loop iteration that changed nothing, as the
+	 * execution found out when its thread blocked there (dpor_stutter)
+	 * after stutter_at events: later events do not race with it */
+	bool stutter;
+	uint32_t stutter_at;
 };
 
 /* A wakeup-tree node: a thread's event, its sibling and its first

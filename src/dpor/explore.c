@@ -22,6 +22,8 @@
 #include "dpor/lang.h"
 #include "dpor/parallel.h"
 #include "dpor/schedule.h"
+#include "report/dot.h"
+#include "report/sarif.h"
 #include "report/sym.h"
 #include "report/trace.h"
 #include "tracer/escape.h"
@@ -409,6 +411,34 @@ static void note_trace(struct explorer *x, struct error_rec *kept,
 	free((void *)in.enabled);
 }
 
+/* --dot/--svg, --sarif (main.c writes them; not for the fence check's
+ * own explorations): the reported error's execution as a graph and as
+ * SARIF code flows, and the source location of every other error. */
+static void note_views(struct explorer *x, struct error_rec *kept,
+		       const char *status)
+{
+	const struct options *o = x->o;
+	struct trace_env env = { x->sym, env_owner, env_insn, x->t,
+				 o->frames_all };
+	struct trace_in in;
+
+	if (o->nested || !(o->dot || o->svg || o->sarif))
+		return;
+	free(kept->dot);
+	free(kept->sarif);
+	kept->dot = kept->sarif = NULL;
+	if (kept != x->res->errors) {
+		kept->sarif = o->sarif ? sarif_note(&env, NULL, kept) : NULL;
+		return;
+	}
+	if (trace_input(x, &in, kept, status) < 0)
+		return;
+	kept->dot = o->dot || o->svg ? dot_render(&env, &in) : NULL;
+	kept->sarif = o->sarif ? sarif_note(&env, &in, kept) : NULL;
+	free((void *)in.ev);
+	free((void *)in.enabled);
+}
+
 static int conclude(struct explorer *x)
 {
 	struct error_rec e;
@@ -440,6 +470,8 @@ static int conclude(struct explorer *x)
 		struct error_rec *kept = record_error(x, &e, witness);
 		if (kept && kept == x->res->errors) /* the reported one */
 			note_trace(x, kept, status);
+		if (kept)
+			note_views(x, kept, status);
 	} else if (x->o->replay) {
 		note_trace(x, NULL, status);
 	}
@@ -703,6 +735,17 @@ static void checkpoint(struct explorer *x, unsigned k)
 	x->cp_tree = dpor_serial(x->dpor);
 }
 
+/* Threads that blocked in a spin loop: their last iteration is stutter
+ * for the search (dpor_stutter), after the k events so far. */
+static void stutters(struct explorer *x, unsigned k)
+{
+	struct tr_stutter s;
+
+	while (tracer_take_stutter(x->t, &s))
+		if (x->o->strategy != STRAT_EXHAUSTIVE)
+			dpor_stutter(x->dpor, k, s.tid, s.n);
+}
+
 /* Did the execution end the way a program ends (its other threads, if
  * any, cut short), rather than by being stuck or stopped by x86smc? */
 static bool ends_process(enum tr_end_kind k)
@@ -720,6 +763,7 @@ static enum exec_result step_loop(struct explorer *x)
 		if (proc_interrupted() || (x->abort && *x->abort))
 			return EXEC_INTERRUPTED;
 		uint64_t enabled = runnable(x);
+		stutters(x, k);
 		if (tracer_ended(x->t))
 			break;
 		if (enabled)
@@ -757,6 +801,7 @@ static enum exec_result step_loop(struct explorer *x)
 				 "target is not deterministic?)", k);
 			return EXEC_FAILED;
 		}
+		stutters(x, k + 1);
 		if (ev.kind == EV_NONDET)
 			sched_push_value(&x->done, tid, ev.value);
 		else

@@ -660,6 +660,8 @@ static void pack_results(struct worker *k, struct buf *b)
 		put(b, &r->errors[i], sizeof r->errors[i]);
 		put_str(b, r->errors[i].trace);
 		put_str(b, r->errors[i].schedule);
+		put_str(b, r->errors[i].dot);
+		put_str(b, r->errors[i].sarif);
 	}
 	put32(b, (uint32_t)r->nreorders);
 	put(b, r->reorders, sizeof r->reorders);
@@ -1101,6 +1103,8 @@ static void merge(struct coord *c, struct buf *b)
 		e.kind[sizeof e.kind - 1] = e.location[sizeof e.location - 1] = 0;
 		e.trace = get_str(b);
 		e.schedule = get_str(b);
+		e.dot = get_str(b);
+		e.sarif = get_str(b);
 		struct error_rec *o = NULL;
 		for (size_t j = 0; j < r->nerrors && !o; j++)
 			if (!strcmp(r->errors[j].kind, e.kind) &&
@@ -1110,14 +1114,20 @@ static void merge(struct coord *c, struct buf *b)
 			  (o->trace && !e.trace))) {
 			free(e.trace);
 			free(e.schedule);
+			free(e.dot);
+			free(e.sarif);
 			continue;
 		}
 		if (o) {
 			free(o->trace);
 			free(o->schedule);
+			free(o->dot);
+			free(o->sarif);
 		} else if (!(o = results_add_error(r))) {
 			free(e.trace);
 			free(e.schedule);
+			free(e.dot);
+			free(e.sarif);
 			continue;
 		}
 		*o = e;

@@ -70,8 +70,10 @@ struct error_rec *results_keep_error(struct results *r,
 			return NULL;
 		free(o->trace);
 		free(o->schedule);
+		free(o->dot);
+		free(o->sarif);
 		*o = *e;
-		o->trace = o->schedule = NULL;
+		o->trace = o->schedule = o->dot = o->sarif = NULL;
 		o->trace_file[0] = 0;
 		return o;
 	}
@@ -79,7 +81,7 @@ struct error_rec *results_keep_error(struct results *r,
 	if (!n)
 		return NULL;
 	*n = *e;
-	n->trace = n->schedule = NULL;
+	n->trace = n->schedule = n->dot = n->sarif = NULL;
 	n->trace_file[0] = 0;
 	return n;
 }
@@ -95,6 +97,8 @@ void results_free(struct results *r)
 	for (size_t i = 0; i < r->nerrors; i++) {
 		free(r->errors[i].trace);
 		free(r->errors[i].schedule);
+		free(r->errors[i].dot);
+		free(r->errors[i].sarif);
 	}
 	free(r->errors);
 	free(r->trace);

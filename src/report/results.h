@@ -29,6 +29,11 @@ struct error_rec {
 			     * malloc'd, owned by the results; may be NULL */
 	char *schedule;     /* its schedule file text (--trace-out),
 			     * malloc'd, may be NULL */
+	/* --dot/--svg and --sarif, for the reported error (errors[0]):
+	 * its execution as a happens-before graph (report/dot.h), and the
+	 * SARIF members "locations" and "codeFlows" of its result
+	 * (report/sarif.h); malloc'd, may be NULL */
+	char *dot, *sarif;
 };
 
 /* Under tso/pso: a store→load reordering in the reported error's trace

@@ -622,6 +622,20 @@ static int cfa_compute(struct symtab *st, uint64_t addr, struct sym_cfa *out)
 	return 0;
 }
 
+const char *sym_path(const struct symtab *st, const char *file)
+{
+	const char *p = NULL;
+
+	for (size_t i = 0; st && file && !p && i < st->nobjs; i++) {
+		const struct obj *o = &st->objs[i];
+		if (o->lines_done)
+			p = symline_path(o->lines, file);
+		if (!p && o->inl_done)
+			p = syminl_path(o->inl, file);
+	}
+	return p;
+}
+
 int sym_in_exe(const struct symtab *st, uint64_t addr)
 {
 	const struct range *r = find_range(st, addr);

@@ -109,6 +109,12 @@ const char *sym_describe(struct symtab *st, uint64_t addr, char *buf,
 const char *sym_location(struct symtab *st, uint64_t addr, char *buf,
 			 size_t size);
 
+/* The full path of a source file (as DWARF names it: usually absolute,
+ * else relative to the compilation directory) whose basename a
+ * sym_info or sym_frame of this table holds (that very pointer), or
+ * NULL.  For reports that must point at the file (SARIF). */
+const char *sym_path(const struct symtab *st, const char *file);
+
 /* Invariant check (ranges sorted and disjoint, loaded tables sorted);
  * 0 if sound.  For debug builds and --sanity. */
 int sym_check(const struct symtab *st);

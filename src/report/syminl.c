@@ -777,6 +777,14 @@ int syminl_find(struct syminl *t, uint64_t vaddr, struct syminl_call *out,
 	return 0;
 }
 
+const char *syminl_path(const struct syminl *t, const char *base)
+{
+	for (size_t i = 0; t && i < t->nfiles; i++)
+		if (t->files[i].base == base)
+			return t->files[i].path;
+	return NULL;
+}
+
 int syminl_check(const struct syminl *t)
 {
 	for (size_t i = 0; t && i < t->nu; i++) {

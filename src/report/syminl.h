@@ -49,6 +49,10 @@ struct syminl_call {
 int syminl_find(struct syminl *t, uint64_t vaddr, struct syminl_call *out,
 		int max, const char **sub);
 
+/* The path DWARF gives of a call site's file whose basename
+ * syminl_find returned (the same pointer), or NULL. */
+const char *syminl_path(const struct syminl *t, const char *base);
+
 /* Debug-build invariant check: ranges sorted, links in bounds. */
 int syminl_check(const struct syminl *t);
 

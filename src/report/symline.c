@@ -289,6 +289,14 @@ struct symline *symline_load(int fd)
 	return t;
 }
 
+const char *symline_path(const struct symline *t, const char *base)
+{
+	for (size_t i = 0; t && i < t->nfiles; i++)
+		if (t->files[i].base == base)
+			return t->files[i].path;
+	return NULL;
+}
+
 void symline_free(struct symline *t)
 {
 	if (!t)

@@ -34,6 +34,10 @@ void symline_free(struct symline *t);
 int symline_find(const struct symline *t, uint64_t vaddr, const char **file,
 		 int *line, bool *lib);
 
+/* The path DWARF gives (directory included) of a file whose basename
+ * symline_find returned (the same pointer), or NULL. */
+const char *symline_path(const struct symline *t, const char *base);
+
 /* Number of rows; 0 for NULL.  For tests and timing figures. */
 size_t symline_rows(const struct symline *t);
 

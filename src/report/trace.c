@@ -841,21 +841,29 @@ static void put_effect(struct tctx *c, size_t k)
 		put_stale(c, k);
 }
 
+/* The where column of step k. */
+static void step_where(const struct tctx *c, size_t k, char *b, size_t n)
+{
+	const struct tr_event *ev = &c->in->ev[k];
+
+	if (ev->kind == EV_UPDATE)
+		snprintf(b, n, "(store buffer)");
+	else if (ev->region == RG_EXIT && !ev->caller)
+		snprintf(b, n, "(start routine returns)");
+	else {
+		const uint64_t *ret;
+		int nret = step_rets(ev, &ret);
+		where_text(c, where_pc(ev), ret, nret, b, n);
+	}
+}
+
 static void put_step(struct tctx *c, size_t k)
 {
 	const struct tr_event *ev = &c->in->ev[k];
 	char th[16], where[400], insn[120];
 
 	tname(c, ev, th, sizeof th);
-	if (ev->kind == EV_UPDATE)
-		snprintf(where, sizeof where, "(store buffer)");
-	else if (ev->region == RG_EXIT && !ev->caller)
-		snprintf(where, sizeof where, "(start routine returns)");
-	else {
-		const uint64_t *ret;
-		int nret = step_rets(ev, &ret);
-		where_text(c, where_pc(ev), ret, nret, where, sizeof where);
-	}
+	step_where(c, k, where, sizeof where);
 	insn_text(c, ev, insn, sizeof insn);
 	fprintf(c->f, "%6zu  %-4s %-28s %-30s", k + 1, th, where, insn);
 	put_effect(c, k);
@@ -1067,6 +1075,181 @@ char *trace_render(const struct trace_env *env, const struct trace_in *in)
 	fclose(c.f);
 	tctx_free(&c);
 	return text;
+}
+
+/* ---- the trace as data (trace_steps) ---- */
+
+/* What put(c, ...) prints, without leading blanks and the newline. */
+static char *captured(struct tctx *c, size_t a, size_t b, int t, bool fold)
+{
+	FILE *saved = c->f;
+	char *text = NULL, *p;
+	size_t len = 0;
+
+	if (!(c->f = open_memstream(&text, &len))) {
+		c->f = saved;
+		return NULL;
+	}
+	if (fold)
+		put_fold(c, a, b, t);
+	else
+		put_effect(c, a);
+	fclose(c->f);
+	c->f = saved;
+	for (p = text; *p == ' '; p++)
+		;
+	memmove(text, p, strlen(p) + 1);
+	len = strlen(text);
+	if (len && text[len - 1] == '\n')
+		text[len - 1] = 0;
+	return text;
+}
+
+/* The first frame of the program's own code with a line at pc (ret: the
+ * calls around it), else the first with a line. */
+static bool own_line(const struct tctx *c, uint64_t pc, const uint64_t *ret,
+		     int nret, struct trace_src *out)
+{
+	struct cframe f[MAX_CHAIN];
+	int n = c->env->sym ? chain(c, pc, ret, nret, f) : 0, u = -1;
+
+	for (int i = n; i-- > 0;)
+		if (f[i].f.file && (f[i].f.user || u < 0 || !f[u].f.user))
+			u = i;
+	if (u < 0)
+		return false;
+	*out = (struct trace_src){ f[u].f.func, f[u].f.file,
+				   sym_path(c->env->sym, f[u].f.file),
+				   f[u].f.line };
+	return true;
+}
+
+static int fill_step(struct tctx *c, struct trace_step *s, size_t a,
+		     size_t b, bool prem)
+{
+	const struct tr_event *ev = &c->in->ev[a];
+	char where[400], insn[120];
+	const uint64_t *ret;
+	int nret;
+
+	*s = (struct trace_step){ .first = a, .n = b - a, .thread = who(c, ev),
+				  .update = true, .preempted = prem };
+	for (size_t k = a; k < b; k++)
+		s->update &= c->in->ev[k].kind == EV_UPDATE;
+	if (b - a > 1) {
+		s->where = strdup("");
+		s->insn = strdup("");
+		s->effect = captured(c, a, b, s->thread, true);
+		return s->where && s->insn && s->effect ? 0 : -1;
+	}
+	step_where(c, a, where, sizeof where);
+	insn_text(c, ev, insn, sizeof insn);
+	s->where = strdup(where);
+	s->insn = strdup(insn);
+	s->effect = captured(c, a, a, 0, false);
+	nret = step_rets(ev, &ret);
+	if (!s->update && !(ev->region == RG_EXIT && !ev->caller))
+		own_line(c, where_pc(ev), ret, nret, &s->src);
+	return s->where && s->insn && s->effect ? 0 : -1;
+}
+
+/* The lines as put_steps prints them. */
+static int collect_steps(struct tctx *c, struct trace_steps *out)
+{
+	size_t k = 0, n = c->in->n;
+
+	while (k < n) {
+		bool prem = k && preempts(c, k);
+		size_t e = k + 1;
+		if (!c->shown[k]) {
+			int t = who(c, &c->in->ev[k]);
+			while (e < n && !c->shown[e] &&
+			       who(c, &c->in->ev[e]) == t && !preempts(c, e))
+				e++;
+		}
+		if (fill_step(c, &out->v[out->n++], k, e, prem) < 0)
+			return -1;
+		for (; k < e; k++)
+			out->step_of[k] = out->n - 1;
+	}
+	return 0;
+}
+
+static char *failure_text(struct tctx *c)
+{
+	char *text = NULL;
+	size_t len = 0;
+
+	if (!(c->f = open_memstream(&text, &len)))
+		return NULL;
+	put_failure(c);
+	fclose(c->f);
+	c->f = NULL;
+	return text;
+}
+
+bool trace_error_source(const struct trace_env *env,
+			const struct error_rec *e, struct trace_src *out)
+{
+	struct tctx c = { .env = env };
+
+	memset(out, 0, sizeof *out);
+	/* a deadlock's pc is a return address: the call (explore.c) */
+	return e && e->pc &&
+	       own_line(&c, e->pc - (strcmp(e->kind, "deadlock") == 0), NULL,
+			0, out);
+}
+
+int trace_steps(const struct trace_env *env, const struct trace_in *in,
+		struct trace_steps *out)
+{
+	struct tctx c;
+	size_t n = in->n ? in->n : 1;
+	int r = -1;
+
+	memset(&c, 0, sizeof c);
+	memset(out, 0, sizeof *out);
+	out->v = calloc(n, sizeof *out->v);
+	out->step_of = calloc(n, sizeof *out->step_of);
+	out->src = malloc(n * sizeof *out->src);
+	out->stale = malloc(n * sizeof *out->stale);
+	if (out->v && out->step_of && out->src && out->stale &&
+	    tctx_init(&c, env, in) == 0 && index_all(&c) == 0) {
+		choose_shown(&c);
+		thin_runs(&c);
+		memcpy(out->src, c.src, in->n * sizeof *c.src);
+		memcpy(out->stale, c.stale, in->n * sizeof *c.stale);
+		if (collect_steps(&c, out) == 0 &&
+		    (out->failure = failure_text(&c)))
+			r = 0;
+	}
+	tctx_free(&c);
+	if (r < 0)
+		trace_steps_free(out);
+	return r;
+}
+
+void trace_steps_free(struct trace_steps *s)
+{
+	for (size_t i = 0; s->v && i < s->n; i++) {
+		free(s->v[i].where);
+		free(s->v[i].insn);
+		free(s->v[i].effect);
+	}
+	free(s->v);
+	free(s->step_of);
+	free(s->src);
+	free(s->stale);
+	free(s->failure);
+	memset(s, 0, sizeof *s);
+}
+
+const char *trace_data_text(const struct trace_env *env, uint64_t addr,
+			    char *buf, size_t n)
+{
+	struct tctx c = { .env = env };
+
+	return data_text(&c, addr, buf, n);
 }
 
 /* Is the store st (of thread t, buffered at step s, flushed at step f

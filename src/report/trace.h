@@ -84,4 +84,57 @@ struct trace_reorder {
 int trace_reorders(const struct trace_env *env, const struct trace_in *in,
 		   struct trace_reorder *out, int max);
 
+/* A line of the program's source: the frame --frames user shows. */
+struct trace_src {
+	const char *func, *file; /* file: basename, NULL if unknown */
+	const char *path;        /* as DWARF names it (sym_path), or NULL */
+	int line;
+};
+
+/* Where error e is in the program's source (for a deadlock, whose pc is
+ * a return address, the call); false if it has no line. */
+bool trace_error_source(const struct trace_env *env,
+			const struct error_rec *e, struct trace_src *out);
+
+/* The trace as data, for its other renderings (the happens-before graph,
+ * dot.h; SARIF code flows, sarif.h): the same lines the text shows, each
+ * a step or a folded run of one thread's steps, with the same texts. */
+struct trace_step {
+	size_t first, n;  /* events [first, first + n) of trace_in.ev; n > 1:
+			   * a folded run ("... 7 steps of T1 in f") */
+	int thread;       /* its logical thread (an update: its buffer's) */
+	bool update;      /* only update events (Tn+) */
+	bool preempted;   /* a preemption comes right before it */
+	char *where;      /* as the text shows them; a folded run: where ""
+			   * and insn "", effect "... 7 steps of T1 in f" */
+	char *insn;
+	char *effect;     /* "buffer flag = 1", "read flag = 0  <- stale:
+			   * ..." (without the text's leading blanks) */
+	/* the program's own source line of a step (an update: none) */
+	struct trace_src src;
+};
+
+struct trace_steps {
+	struct trace_step *v;
+	size_t n;
+	size_t *step_of; /* [event] the index in v of its line */
+	long *src;       /* [event] an update: the event that buffered its
+			  * store, else -1 */
+	long *stale;     /* [event] a load that read past another thread's
+			  * buffered store ("<- stale"): that store's
+			  * event, else -1 */
+	char *failure;   /* the failure as the text ends ("failure: ...",
+			  * lines), or NULL */
+};
+
+/* Fill *out (free with trace_steps_free); 0, or -1 out of memory. */
+int trace_steps(const struct trace_env *env, const struct trace_in *in,
+		struct trace_steps *out);
+void trace_steps_free(struct trace_steps *s);
+
+/* A data address as traces show it ("flag+0x4", "0x7ffd... (stack of
+ * T1)", "(heap)"): fills buf, returns it. */
+const char *trace_data_text(const struct trace_env *env, uint64_t addr,
+			    char *buf, size_t n);
+
 #endif

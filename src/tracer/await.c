@@ -158,6 +158,11 @@ bool await_at_pending(struct tracer *t, struct lthread *th)
 	th->info.status = TS_BLOCKED;
 	th->info.wait = TW_AWAIT;
 	th->info.wait_pc = w->pc0;
+	/* the iteration's events changed nothing: the explorer treats them
+	 * as stutter (tracer_take_stutter) */
+	if (t->nstutter < TR_MAX_THREADS)
+		t->stutter[t->nstutter++] = (struct tr_stutter){ th->info.tid,
+								  w->nev };
 	th->info.wait_addr = w->reads[0].addr;
 	th->info.timed = false;
 	th->info.nawait = 0;

@@ -211,6 +211,7 @@ static int apply(struct tracer *t, const struct tr_checkpoint *c,
 	memset(&t->end, 0, sizeof t->end);
 	t->steps = c->steps;
 	t->woken = 0;
+	t->nstutter = 0;
 	t->new_escapes = 0;
 	t->maps.stale = true; /* it may have mapped less by then */
 	t->regs_dirty = true; /* the fork returned into the injected clone */

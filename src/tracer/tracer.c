@@ -1585,6 +1585,14 @@ int tracer_pid(const struct tracer *t)
 	return t->proc.pid;
 }
 
+bool tracer_take_stutter(struct tracer *t, struct tr_stutter *s)
+{
+	if (!t->nstutter)
+		return false;
+	*s = t->stutter[--t->nstutter];
+	return true;
+}
+
 void tracer_set_stdio(struct tracer *t, const uint64_t file[3])
 {
 	memcpy(t->stdio_file, file, sizeof t->stdio_file);

@@ -367,6 +367,17 @@ size_t tracer_new_escapes(const struct tracer *t);
 /* pid of the traced process (for symbolization). */
 int tracer_pid(const struct tracer *t);
 
+/* A thread blocked as waiting in a spin loop (await.h): the last n
+ * events of thread tid were an iteration that changed nothing (read the
+ * values they read, wrote nothing new).  Later writes need not be
+ * explored before them: the thread reads again once woken, which is the
+ * same (the explorer marks them, dpor_stutter).  Returns false when
+ * none is left to tell. */
+struct tr_stutter {
+	int tid, n;
+};
+bool tracer_take_stutter(struct tracer *t, struct tr_stutter *s);
+
 /* The addresses of glibc's FILE objects of fds 0, 1, 2 (_IO_2_1_stdin_,
  * ...; 0: unknown): a stdio call run as one step accesses its FILE. */
 void tracer_set_stdio(struct tracer *t, const uint64_t file[3]);

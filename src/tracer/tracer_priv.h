@@ -94,6 +94,8 @@ struct tracer {
 	uint64_t woken;          /* threads woken by the current event */
 	struct walk_scratch *walk; /* walk.c */
 	uint64_t next_start_routine; /* for the clone of an RG_CREATE */
+	struct tr_stutter stutter[TR_MAX_THREADS]; /* threads blocked */
+	int nstutter;            /* as awaits, not yet told (await.c) */
 	uint64_t stdio_file[3];  /* glibc's stdin/stdout/stderr FILEs (0:
 				  * unknown): what printf & co. touch */
 	int64_t next_value;      /* what the next EV_NONDET returns */

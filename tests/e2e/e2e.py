@@ -1205,6 +1205,210 @@ def golden_cases(samples):
     return cases
 
 
+class DotCase(Case):
+    """--dot/--svg (docs/TRACES.md, "Pictures"): the happens-before graph of
+    a golden case's error is accepted by Graphviz (`dot -Tsvg`, no
+    warning), --svg writes an SVG, the graph has one node per line of the
+    text trace, the failure, and a "stale read" edge where the trace has a
+    stale read."""
+
+    def __init__(self, sample, model, opt):
+        super().__init__("dot/%s-%s/%s" % (sample.name, opt, model))
+        self.s, self.model, self.opt = sample, model, opt
+
+    def run(self, log):
+        import shutil
+        import xml.etree.ElementTree as ET
+        binary = self.s.binary(self.opt)
+        missing = self.require(binary)
+        if missing:
+            return "FAIL", missing
+        if not shutil.which("dot"):
+            return "FAIL", "Graphviz's dot is not installed (tests/deps.sh installs graphviz)"
+        dotf, svgf, again = (os.path.join(CFG.tmp, "graph" + e) for e in (".dot", ".svg", "2.svg"))
+        for f in (dotf, svgf, again):
+            if os.path.exists(f):
+                os.unlink(f)
+        r = Run(self.model, ["--dot", dotf, "--svg", svgf], binary, self.s.args, log).run()
+        why = r.problem(self.model)
+        if why or r.rc != 1:
+            return "FAIL", why or "no error found (x86smc %s)" % status_name(r.rc)
+        if not os.path.exists(dotf) or not os.path.exists(svgf):
+            return "FAIL", "--dot or --svg wrote nothing"
+        text = open(dotf).read()
+        log.write("dot", text)
+        p = subprocess.run(["dot", "-Tsvg", "-o", again, dotf], stdin=subprocess.DEVNULL,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
+        out = p.stdout.decode(errors="replace")
+        if p.returncode != 0 or out.strip():
+            return "FAIL", "dot -Tsvg: status %d: %s" % (p.returncode, out.strip()[:200])
+        for f in (svgf, again):
+            try:
+                root = ET.parse(f).getroot()
+            except ET.ParseError as e:
+                return "FAIL", "%s is not XML: %s" % (f, e)
+            if not root.tag.endswith("svg"):
+                return "FAIL", "%s is not an SVG" % f
+        lines = [l for l in r.out.splitlines()
+                 if re.match(r" *\d+  T\d+", l) or l.startswith("        ... ")]
+        nodes = re.findall(r"^    s\d+ \[", text, re.M)
+        if len(nodes) != len(lines):
+            return "FAIL", "%d nodes for %d trace lines" % (len(nodes), len(lines))
+        if "failure [" not in text:
+            return "FAIL", "no failure node"
+        if "<- stale" in r.out and 'label="stale read"' not in text:
+            return "FAIL", "the trace has a stale read, the graph no stale edge"
+        return "PASS", None
+
+
+class SarifCase(Case):
+    """--sarif: the SARIF 2.1.0 log is valid against the OASIS schema
+    (tests/sarif/, validated by tests/sarif/validate.py), has one result
+    per error whose ruleId is the kind and whose location is the file and
+    line of the error (an existing file, the line the `error:` line
+    names), and a code flow per thread with the trace's steps in order."""
+
+    def __init__(self, sample, model, opt):
+        super().__init__("sarif/%s-%s/%s" % (sample.name, opt, model))
+        self.s, self.model, self.opt = sample, model, opt
+
+    @staticmethod
+    def file_of(uri, base):
+        from urllib.parse import unquote, urlparse
+        if uri.startswith("file://"):
+            return unquote(urlparse(uri).path)
+        return os.path.join(unquote(urlparse(base).path), unquote(uri))
+
+    def check(self, log, j, doc):
+        sys.path.insert(0, os.path.join("tests", "sarif"))
+        import validate
+        with open(os.path.join("tests", "sarif", "sarif-schema-2.1.0.json")) as f:
+            schema = json.load(f)
+        bad = validate.problems(schema, doc)
+        if bad:
+            log.write("schema problems", "\n".join(bad))
+            return "not valid SARIF 2.1.0: " + bad[0]
+        run = doc["runs"][0]
+        if run["tool"]["driver"]["name"] != "x86smc" or not run["tool"]["driver"].get("version"):
+            return "tool.driver is not x86smc with a version"
+        res = run["results"]
+        if len(res) != len(j["errors"]) or res[0]["ruleId"] != j["errors"][0]["kind"]:
+            return "results do not match the errors of the JSON summary"
+        m = re.search(r"\(([^():]+):(\d+)\)$", j["errors"][0]["location"])
+        loc = res[0]["locations"][0]["physicalLocation"]
+        art = loc["artifactLocation"]
+        base = run.get("originalUriBaseIds", {}).get(art.get("uriBaseId"), {}).get("uri", "")
+        path = self.file_of(art["uri"], base)
+        if not m or os.path.basename(path) != m.group(1) or \
+                loc["region"]["startLine"] != int(m.group(2)):
+            return "location %s:%s, the error is at %s" % (
+                art["uri"], loc["region"]["startLine"], j["errors"][0]["location"])
+        if not os.path.isfile(path):
+            return "%s (from %s) is no file" % (path, art["uri"])
+        flows = res[0].get("codeFlows", [{}])[0].get("threadFlows", [])
+        if not flows:
+            return "no code flow"
+        for t in flows:
+            order = [l["executionOrder"] for l in t["locations"]]
+            if order != sorted(order):
+                return "thread flow %s is not in execution order" % t.get("id")
+        return None
+
+    def run(self, log):
+        binary = self.s.binary(self.opt)
+        missing = self.require(binary)
+        if missing:
+            return "FAIL", missing
+        out = os.path.join(CFG.tmp, "result.sarif")
+        if os.path.exists(out):
+            os.unlink(out)
+        r = Run(self.model, ["--sarif", out], binary, self.s.args, log).run()
+        why = r.problem(self.model)
+        if why or r.rc != 1:
+            return "FAIL", why or "no error found (x86smc %s)" % status_name(r.rc)
+        try:
+            with open(out) as f:
+                text = f.read()
+            log.write("sarif", text)
+            doc = json.loads(text)
+        except (OSError, ValueError) as e:
+            return "FAIL", "no SARIF read: %s" % e
+        why = self.check(log, r.json, doc)
+        return ("FAIL", why) if why else ("PASS", None)
+
+
+class InstallCase(Case):
+    """make install PREFIX=TMP puts bin/x86smc and share/man/man1/x86smc.1
+    there; the installed binary answers --version (with the decoder
+    libraries'); `man -l` renders the page without warnings and it names
+    every option of --help; make uninstall removes both."""
+
+    def __init__(self):
+        super().__init__("install/make-install-man")
+
+    def make(self, log, target, prefix):
+        p = subprocess.run(["make", "--no-print-directory", target, "PREFIX=" + prefix],
+                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, timeout=600)
+        log.write("make " + target, p.stdout.decode(errors="replace"))
+        return None if p.returncode == 0 else "make %s: status %d" % (target, p.returncode)
+
+    def run(self, log):
+        import shutil
+        prefix = tempfile.mkdtemp(prefix="prefix-", dir=CFG.tmp)
+        binary = os.path.join(prefix, "bin", "x86smc")
+        page = os.path.join(prefix, "share", "man", "man1", "x86smc.1")
+        why = self.make(log, "install", prefix)
+        if why:
+            return "FAIL", why
+        if not os.access(binary, os.X_OK) or not os.path.isfile(page):
+            return "FAIL", "make install did not install bin/x86smc and share/man/man1/x86smc.1"
+        p = subprocess.run([binary, "--version"], stdout=subprocess.PIPE, timeout=30)
+        version = p.stdout.decode(errors="replace")
+        log.write("--version", version)
+        if p.returncode != 0 or not re.match(r"x86smc \d", version) or \
+                "Zydis" not in version or "Capstone" not in version:
+            return "FAIL", "--version: %r" % version[:100]
+        if not shutil.which("man"):
+            return "FAIL", "man is not installed (tests/deps.sh installs man-db)"
+        p = subprocess.run(["man", "--warnings", "-l", page], stdin=subprocess.DEVNULL,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60,
+                           env=dict(os.environ, MANWIDTH="100", MANPAGER="cat", PAGER="cat"))
+        shown, warn = p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+        log.write("man -l", shown)
+        if p.returncode != 0 or warn.strip() or "x86smc" not in shown:
+            return "FAIL", "man -l: status %d %s" % (p.returncode, warn.strip()[:200])
+        flat = re.sub(r".\x08", "", shown)  # overstrike, if any
+        helptext = subprocess.run([binary, "--help"], stdout=subprocess.PIPE,
+                                  timeout=30).stdout.decode()
+        lacking = sorted({o for o in re.findall(r"--[a-z][a-z-]*", helptext)
+                          if not re.search(re.escape(o) + r"\b", flat)})
+        if lacking:
+            return "FAIL", "the man page lacks " + ", ".join(lacking)
+        why = self.make(log, "uninstall", prefix)
+        if why:
+            return "FAIL", why
+        if os.path.exists(binary) or os.path.exists(page):
+            return "FAIL", "make uninstall left files behind"
+        return "PASS", None
+
+
+def view_cases(samples):
+    """--dot/--svg for every golden case, --sarif for dekker and
+    lock_order, and make install."""
+    cases = []
+    for name, model in (("dekker", "tso"), ("lock_order", "tso"),
+                        ("assert_thread", "tso"), ("crash_thread", "tso"),
+                        ("cxx/sb_relacq", "tso")):
+        if name in samples:
+            cases.append(DotCase(samples[name], model, samples[name].opt))
+    for name in ("dekker", "lock_order"):
+        if name in samples:
+            cases.append(SarifCase(samples[name], "tso", samples[name].opt))
+    cases.append(InstallCase())
+    return cases
+
+
 class InterruptCase(Case):
     """Start x86smc on a target that keeps it busy for minutes, signal it
     after DELAY seconds, and require a prompt, clean exit."""
@@ -1525,6 +1729,7 @@ def build_cases(samples, pending, baseline):
                                 ["--nondet-domain", "0..1"], False))
         cases += [RoundTripCase(samples["verifier_nondet"], o) for o in ("O0", "O2")]
     cases += golden_cases(samples)
+    cases += view_cases(samples)
     for name, model, frame, core in (("assert_thread", "sc", "worker", False),
                                       ("rust/panic_thread", "sc", "panic_thread::pop", False),
                                       ("cxx/throw_thread", "sc", "buy", True)):

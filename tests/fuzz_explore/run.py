@@ -24,6 +24,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True   # no __pycache__ in the tree
 import gen  # noqa: E402
 
 MODELS = ['sc', 'tso', 'pso']
@@ -235,8 +236,8 @@ class Runner:
         F = []
         for name, r in R.items():
             if r['hang']:
-                F.append(('hang', '%s: no exit %ds after its --timeout'
-                          % (name, 30)))
+                F.append(('hang', '%s: no exit 30 s after its --timeout'
+                          % name))
                 continue
             if r['leftover']:
                 F.append(('leftover', '%s: %s' % (name, '; '.join(r['leftover']))))
@@ -325,8 +326,10 @@ class Runner:
         opt = a.opt or ('-O2' if seed % 4 == 3 else '-O0')
         tag = 's%d%s' % (seed, opt)
         src, binary = self.build(prog, opt, tag)
+        # every Nth seed; always when asked for explicitly (--minimize)
+        jobs2 = (which is not None and 'jobs2' in which) or \
+            (a.jobs2_every > 0 and seed % a.jobs2_every == 0)
         which = which or {'dpor', 'exh', 'rand', 'jobs2', 'native'}
-        jobs2 = a.jobs2_every > 0 and seed % a.jobs2_every == 0
         native, nhang = (self.native(binary, a.native_runs)
                          if 'native' in which else (set(), False))
         per = {}

@@ -10,6 +10,9 @@
  *   x86smc --model pso --keep-going --jobs 2 --timeout 40 PROG
  *       expected: exit 0, complete, 1 execution (as --jobs 1)
  *       got (once): exit 3, 0 executions, 43 s
+ * A second time with seed 3180 (tso, --jobs 2): all 12 executions done, then
+ * no exit until the 40 s --timeout (exit 3, complete false); 12 reruns took
+ * 0.1-0.2 s (but 10-12 executions: jobs-count).
  */
 /* x86smc fuzz_explore program: seed 3016, class plain, features: atomic end_join_all fence mutex small struct */
 #include <assert.h>
