@@ -643,9 +643,10 @@ static void pack_results(struct worker *k, struct buf *b)
 			 r->assume_blocked, r->events, r->ptrace_stops,
 			 r->max_steps_cut, r->pso_shared, r->sanity_checked,
 			 r->sanity_mismatches, explorer_snapshots(k->x),
-			 r->replayed, r->checkpoints };
+			 r->replayed, r->checkpoints, r->nondet_bounded };
 
 	put(b, n, sizeof n);
+	put(b, r->nondet_unmodelled, sizeof r->nondet_unmodelled);
 	put64(b, r->noutcomes);
 	for (size_t i = 0; i < r->noutcomes; i++) {
 		const struct outcome *o = &r->outcomes[i];
@@ -1061,10 +1062,13 @@ static void coord_poll(struct coord *c, int timeout)
 static void merge(struct coord *c, struct buf *b)
 {
 	struct results *r = c->res;
-	uint64_t n[12];
+	uint64_t n[13];
 	bool lead = false; /* this worker's errors[0] is the reported one */
 
 	get(b, n, sizeof n);
+	get(b, r->nondet_unmodelled, sizeof r->nondet_unmodelled);
+	r->nondet_unmodelled[sizeof r->nondet_unmodelled - 1] = 0;
+	r->nondet_bounded |= (uint32_t)n[12];
 	r->executions += n[0];
 	r->blocked_executions += n[1];
 	r->assume_blocked += n[2];

@@ -274,6 +274,14 @@ int report_json(const struct results *r, FILE *f)
 	if (r->pso_shared)
 		fprintf(f, "  \"pso_shared_stores\": %lu,\n",
 			(unsigned long)r->pso_shared);
+	if (r->property) { /* --property (report/svcomp.h) */
+		json_kv(f, "property", r->property, true);
+		json_kv(f, "answer", r->answer, true);
+		json_kv(f, "answer_result", r->answer_result, true);
+		json_kv(f, "answer_reason", r->answer_reason, true);
+	}
+	if (r->nondet_bounded)
+		fprintf(f, "  \"nondet_bounded\": true,\n");
 	json_kv(f, "coverage", r->note, false);
 	fputs("}\n", f);
 	return ferror(f) ? -1 : 0;
