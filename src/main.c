@@ -55,6 +55,29 @@ static int write_sarif(const struct options *o, const struct results *r)
 	return rc;
 }
 
+/* --witness FILE: the reported violation's witness; none for a program
+ * without one (a correctness answer needs none): a note on stderr. */
+static int write_witness(const struct options *o, const struct results *r)
+{
+	const struct error_rec *e = r->nerrors ? &r->errors[0] : NULL;
+	FILE *f;
+
+	if (!o->witness)
+		return 0;
+	if (!e || !e->witness) {
+		fprintf(stderr, "x86smc: --witness: %s, %s not written\n",
+			e ? "the error has no source line" : "no violation",
+			o->witness);
+		return 0;
+	}
+	if (!(f = fopen(o->witness, "w")) || fputs(e->witness, f) < 0 ||
+	    fclose(f) != 0) {
+		fprintf(stderr, "x86smc: cannot write %s\n", o->witness);
+		return -1;
+	}
+	return 0;
+}
+
 /* --dot FILE, --svg FILE: the reported error's happens-before graph.
  * Without an error, or without Graphviz for --svg, a note on stderr
  * and nothing written: the run's verdict stands. */
@@ -251,7 +274,8 @@ int main(int argc, char **argv)
 		svcomp_print(&res, human);
 		if (write_json(&o, &res) < 0 && r == 0)
 			r = 2;
-		if ((write_sarif(&o, &res) < 0 || write_graph(&o, &res) < 0) &&
+		if ((write_sarif(&o, &res) < 0 || write_graph(&o, &res) < 0 ||
+		     write_witness(&o, &res) < 0) &&
 		    r == 0)
 			r = 2;
 	}

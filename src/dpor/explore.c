@@ -26,6 +26,7 @@
 #include "report/dot.h"
 #include "report/sarif.h"
 #include "report/svcomp.h"
+#include "report/witness.h"
 #include "report/sym.h"
 #include "report/trace.h"
 #include "tracer/escape.h"
@@ -497,6 +498,22 @@ static int race_check(struct explorer *x, struct error_rec *e)
 	return 1;
 }
 
+/* --witness: the reported error's violation witness (report/witness.h). */
+static void note_witness(struct explorer *x, struct error_rec *kept,
+			 const char *status)
+{
+	struct trace_env env = { x->sym, env_owner, env_insn, x->t,
+				 x->o->frames_all };
+	struct trace_in in;
+
+	if (x->o->nested || trace_input(x, &in, kept, status) < 0)
+		return;
+	free(kept->witness);
+	kept->witness = witness_note(&env, &in, kept, x->o->property);
+	free((void *)in.ev);
+	free((void *)in.enabled);
+}
+
 /* Record error e of the current execution; the first one kept is the
  * reported one: its trace is rendered. */
 static void keep(struct explorer *x, struct error_rec *e, const char *witness,
@@ -512,6 +529,8 @@ static void keep(struct explorer *x, struct error_rec *e, const char *witness,
 		note_trace(x, kept, status);
 	if (kept)
 		note_views(x, kept, status);
+	if (kept && kept == x->res->errors && x->o->witness)
+		note_witness(x, kept, status);
 }
 
 static int conclude(struct explorer *x)

@@ -663,6 +663,7 @@ static void pack_results(struct worker *k, struct buf *b)
 		put_str(b, r->errors[i].schedule);
 		put_str(b, r->errors[i].dot);
 		put_str(b, r->errors[i].sarif);
+		put_str(b, r->errors[i].witness);
 	}
 	put32(b, (uint32_t)r->nreorders);
 	put(b, r->reorders, sizeof r->reorders);
@@ -1109,6 +1110,7 @@ static void merge(struct coord *c, struct buf *b)
 		e.schedule = get_str(b);
 		e.dot = get_str(b);
 		e.sarif = get_str(b);
+		e.witness = get_str(b);
 		struct error_rec *o = NULL;
 		for (size_t j = 0; j < r->nerrors && !o; j++)
 			if (!strcmp(r->errors[j].kind, e.kind) &&
@@ -1120,6 +1122,7 @@ static void merge(struct coord *c, struct buf *b)
 			free(e.schedule);
 			free(e.dot);
 			free(e.sarif);
+			free(e.witness);
 			continue;
 		}
 		if (o) {
@@ -1127,11 +1130,13 @@ static void merge(struct coord *c, struct buf *b)
 			free(o->schedule);
 			free(o->dot);
 			free(o->sarif);
+			free(o->witness);
 		} else if (!(o = results_add_error(r))) {
 			free(e.trace);
 			free(e.schedule);
 			free(e.dot);
 			free(e.sarif);
+			free(e.witness);
 			continue;
 		}
 		*o = e;

@@ -72,8 +72,10 @@ struct error_rec *results_keep_error(struct results *r,
 		free(o->schedule);
 		free(o->dot);
 		free(o->sarif);
+		free(o->witness);
 		*o = *e;
 		o->trace = o->schedule = o->dot = o->sarif = NULL;
+		o->witness = NULL;
 		o->trace_file[0] = 0;
 		return o;
 	}
@@ -82,6 +84,7 @@ struct error_rec *results_keep_error(struct results *r,
 		return NULL;
 	*n = *e;
 	n->trace = n->schedule = n->dot = n->sarif = NULL;
+	n->witness = NULL;
 	n->trace_file[0] = 0;
 	return n;
 }
@@ -99,6 +102,7 @@ void results_free(struct results *r)
 		free(r->errors[i].schedule);
 		free(r->errors[i].dot);
 		free(r->errors[i].sarif);
+		free(r->errors[i].witness);
 	}
 	free(r->errors);
 	free(r->trace);

@@ -34,6 +34,8 @@ struct error_rec {
 	 * SARIF members "locations" and "codeFlows" of its result
 	 * (report/sarif.h); malloc'd, may be NULL */
 	char *dot, *sarif;
+	char *witness;      /* --witness: the reported error's violation
+			     * witness (report/witness.h), malloc'd, or NULL */
 };
 
 /* Under tso/pso: a store→load reordering in the reported error's trace
