@@ -213,8 +213,14 @@ static int robustness(const struct options *o, struct results *res)
 static int answer(const struct options *o, struct results *res, int r)
 {
 	svcomp_answer(o, res);
-	if (r == 2)
+	if (r == 2) { /* the search failed: the line above says why */
+		snprintf(res->answer, sizeof res->answer, "unknown");
+		snprintf(res->answer_result, sizeof res->answer_result,
+			 "unknown");
+		snprintf(res->answer_reason, sizeof res->answer_reason,
+			 "x86smc could not go on (the message above says why)");
 		return 2;
+	}
 	return res->answer[0] == 't' ? 0 : res->answer[0] == 'f' ? 1 : 3;
 }
 
