@@ -8,6 +8,9 @@
 #define X86SMC_VERSION "0.1.0"
 
 enum model { MODEL_SC, MODEL_TSO, MODEL_PSO };
+/* --property FILE.prp (SV-COMP, docs/SVCOMP.md): which errors are
+ * violations; the others end a path */
+enum property { PROP_NONE, PROP_UNREACH_CALL, PROP_NO_DATA_RACE };
 enum strategy { STRAT_DEFAULT, STRAT_DPOR, STRAT_EXHAUSTIVE, STRAT_ICB,
 		STRAT_RANDOM, STRAT_PCT, STRAT_SOURCE };
 
@@ -61,6 +64,12 @@ struct options {
 	 * --dot FILE (Graphviz DOT), --svg FILE (rendered by dot -Tsvg);
 	 * --sarif FILE: SARIF 2.1.0 results ("-" = stdout for all three) */
 	const char *dot, *svg, *sarif;
+	/* --property FILE (its name; main.c reads it into property),
+	 * --races: the data-race monitor (on under no-data-race),
+	 * --witness FILE: a violation witness (format 2.0, YAML) */
+	const char *property_file, *witness;
+	enum property property;
+	bool races;
 	bool version; /* --version: opts_parse returned 1, main prints it */
 };
 
