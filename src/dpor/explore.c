@@ -134,7 +134,12 @@ static void describe_deadlock(struct explorer *x, struct error_rec *e)
 			size_t k = 0;
 			char s[128];
 			where(x, ti->wait_pc, b, sizeof b);
-			k += (size_t)snprintf(a, sizeof a, "spins reading");
+			k += (size_t)snprintf(a, sizeof a, "%s",
+					      ti->nawait
+						      ? "spins reading"
+						      : "loops for ever on its "
+							"own data (reads nothing "
+							"shared)");
 			for (int j = 0; j < ti->nawait && k < sizeof a; j++) {
 				where(x, ti->await_addr[j], s, sizeof s);
 				k += (size_t)snprintf(a + k, sizeof a - k,
