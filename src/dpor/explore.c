@@ -1234,6 +1234,21 @@ static void progress(struct explorer *x, double t0, bool last)
 		(double)(r->executions + r->blocked_executions) /
 			(t - t0 > 1e-3 ? t - t0 : 1e-3),
 		dpor_length(x->dpor), r->nerrors, r->nerrors == 1 ? "" : "s");
+	if (x->bound >= 0)
+		fprintf(stderr, ", preemption bound %ld", x->bound);
+	/* where the branches of a node are known up front: what is left */
+	if ((x->o->strategy == STRAT_EXHAUSTIVE ||
+	     x->o->strategy == STRAT_ICB) && x->dpor) {
+		double f = dpor_explored(x->dpor);
+		if (f > 0.001 && f < 1) {
+			double left = (t - t0) * (1 - f) / f;
+			fprintf(stderr, ", ~%.0f%% of this tree, ~%.0f %s left",
+				100 * f, left < 120 ? left : left / 60,
+				left < 120 ? "s" : "min");
+		} else if (f > 0 && f <= 0.001) {
+			fprintf(stderr, ", <0.1%% of this tree");
+		}
+	}
 }
 
 /* ---- the fence check (tso/pso) ---- */
