@@ -70,6 +70,16 @@ struct options {
 	const char *property_file, *witness;
 	enum property property;
 	bool races;
+	/* output oracles (issue 17): --expect-exit N (the status a correct
+	 * run ends with; default 0), --expect-stdout FILE, --expect-file
+	 * PATH=GOLDEN: an execution that ends otherwise is an error of kind
+	 * exit-code or wrong-output */
+	long expect_exit;
+	const char *expect_stdout;
+#define MAX_EXPECT_FILES 8
+	const char *expect_path[MAX_EXPECT_FILES];
+	const char *expect_golden[MAX_EXPECT_FILES];
+	int nexpect_files;
 	bool version; /* --version: opts_parse returned 1, main prints it */
 };
 

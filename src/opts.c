@@ -98,6 +98,12 @@ void opts_usage(void)
 	     "data-race)\n"
 	     "  --witness FILE              SV-COMP violation witness "
 	     "(format 2.0, YAML)\n"
+	     "  --expect-exit N             the exit status of a correct run "
+	     "(default 0)\n"
+	     "  --expect-stdout FILE        stdout must equal FILE, else "
+	     "wrong-output\n"
+	     "  --expect-file PATH=GOLDEN   at the end PATH must equal GOLDEN "
+	     "(repeatable)\n"
 	     "  --jobs N  --robustness  --sanity\n"
 	     "  -v (verbose)  -h/--help  --version\n"
 	     "exit status: 0 no error, 1 error found, 2 usage error or the "
@@ -173,7 +179,7 @@ enum { O_MODEL = 256, O_STRATEGY, O_PREEMPT, O_MAXEXEC, O_TIMEOUT,
        O_ROBUST, O_NONDET, O_SANITY, O_VERSION, O_SEED, O_FENCE,
        O_ATOMIC_CALL, O_NO_ATOMIC_CALL, O_SYNC, O_FRAMES, O_GDB, O_CORE,
        O_DOT, O_SVG, O_SARIF, O_NO_TIMEOUTS, O_MAX_TIMEOUTS, O_PROPERTY,
-       O_RACES, O_WITNESS };
+       O_RACES, O_WITNESS, O_EXPECT_EXIT, O_EXPECT_STDOUT, O_EXPECT_FILE };
 
 static const struct option longopts[] = {
 	{ "model", required_argument, 0, O_MODEL },
@@ -207,6 +213,9 @@ static const struct option longopts[] = {
 	{ "property", required_argument, 0, O_PROPERTY },
 	{ "races", no_argument, 0, O_RACES },
 	{ "witness", required_argument, 0, O_WITNESS },
+	{ "expect-exit", required_argument, 0, O_EXPECT_EXIT },
+	{ "expect-stdout", required_argument, 0, O_EXPECT_STDOUT },
+	{ "expect-file", required_argument, 0, O_EXPECT_FILE },
 	{ "help", no_argument, 0, 'h' },
 	{ "version", no_argument, 0, O_VERSION },
 	{ 0, 0, 0, 0 },
@@ -299,6 +308,28 @@ static int set(struct options *o, int c, const char *arg, char *err,
 		*(c == O_PROPERTY ? &o->property_file : &o->witness) = arg;
 		return 0;
 	case O_RACES: o->races = true; return 0;
+	case O_EXPECT_EXIT:
+		if (parse_ulong(arg, &v) < 0 || v > 255)
+			goto bad;
+		o->expect_exit = (long)v;
+		return 0;
+	case O_EXPECT_STDOUT:
+		if (!*arg)
+			goto bad;
+		o->expect_stdout = arg;
+		return 0;
+	case O_EXPECT_FILE: {
+		const char *eq = strchr(arg, '=');
+		if (!eq || eq == arg || !eq[1] ||
+		    o->nexpect_files == MAX_EXPECT_FILES)
+			goto bad;
+		char *path = strndup(arg, (size_t)(eq - arg));
+		if (!path)
+			goto bad;
+		o->expect_path[o->nexpect_files] = path;
+		o->expect_golden[o->nexpect_files++] = eq + 1;
+		return 0;
+	}
 	case O_KEEP: o->keep_going = true; return 0;
 	case O_NO_TIMEOUTS: o->no_timeouts = true; return 0;
 	case O_OUTCOMES: o->outcomes = true; return 0;

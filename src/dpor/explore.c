@@ -220,6 +220,72 @@ static void describe_error_call(struct explorer *x, const struct tr_end *end,
 		 si.func ? si.func : "__VERIFIER_error");
 }
 
+/* Does "got" (n bytes) equal the file golden?  Else a message. */
+static bool same_as(const char *got, size_t n, const char *golden,
+		    const char *what, char *msg, size_t m)
+{
+	FILE *f = fopen(golden, "rb");
+	size_t i = 0;
+	int c;
+
+	if (!f) {
+		snprintf(msg, m, "cannot read %s", golden);
+		return false;
+	}
+	while ((c = getc(f)) != EOF && i < n && got[i] == (char)c)
+		i++;
+	fclose(f);
+	if (c == EOF && i == n)
+		return true;
+	snprintf(msg, m, "%s differs from %s at byte %zu (%s)", what, golden,
+		 i, i == n ? "it is shorter" : c == EOF ? "it is longer"
+							: "another byte");
+	return false;
+}
+
+/* --expect-stdout, --expect-file: a run that exited as expected but
+ * printed or wrote something else is an error of kind wrong-output. */
+static int wrong_output(struct explorer *x, struct error_rec *e,
+			const struct tr_end *end)
+{
+	const struct options *o = x->o;
+	char msg[sizeof e->message];
+	size_t n = 0;
+	bool ok = true;
+
+	if (o->expect_stdout) {
+		const char *out = tracer_output(x->t, 1, &n);
+		ok = same_as(out, n, o->expect_stdout, "stdout", msg,
+			     sizeof msg);
+	}
+	for (int i = 0; ok && i < o->nexpect_files; i++) {
+		char *buf = NULL;
+		FILE *f = fopen(o->expect_path[i], "rb");
+		FILE *mem = open_memstream(&buf, &n);
+		int c;
+		if (f && mem)
+			while ((c = getc(f)) != EOF)
+				putc(c, mem);
+		if (mem)
+			fclose(mem);
+		if (f)
+			fclose(f);
+		ok = f && buf && same_as(buf, n, o->expect_golden[i],
+					 o->expect_path[i], msg, sizeof msg);
+		if (!f)
+			snprintf(msg, sizeof msg, "%s was not written",
+				 o->expect_path[i]);
+		free(buf);
+	}
+	if (ok)
+		return 0;
+	strcpy(e->kind, "wrong-output");
+	snprintf(e->message, sizeof e->message, "%s", msg);
+	e->thread = end->tid;
+	e->pc = end->pc; /* where it ended */
+	return 1;
+}
+
 /* The error of this execution, if any, into *e; its outcome status into
  * status.  Returns 0 (no error), 1 (error), 2 (cannot go on), 3 (an
  * infeasible execution: a failed __VERIFIER_assume; no outcome). */
@@ -235,11 +301,12 @@ static int judge(struct explorer *x, struct error_rec *e, char *status,
 	switch (end->kind) {
 	case END_EXIT:
 		snprintf(status, n, "exit %d", end->status);
-		if (end->status == 0)
-			return 0;
+		if (end->status == x->o->expect_exit)
+			return wrong_output(x, e, end);
 		strcpy(e->kind, "exit-code");
 		snprintf(e->message, sizeof e->message,
-			 "the program exited with status %d", end->status);
+			 "the program exited with status %d%s", end->status,
+			 x->o->expect_exit ? " (--expect-exit)" : "");
 		e->thread = end->tid;
 		return 1;
 	case END_SIGNAL:

@@ -28,7 +28,7 @@ import time
 MODELS = ("sc", "tso", "pso")
 VERDICTS = ("ok", "assertion", "crash", "deadlock", "livelock", "exit-code",
             "verifier-error", "panic", "uncaught-exception", "misuse",
-            "data-race")
+            "data-race", "wrong-output")
 SVCOMP_ANSWERS = ("true", "false", "unknown")
 SUMMARY_KEYS = ("program", "model", "strategy", "complete", "executions",
                 "blocked_executions", "assume_blocked", "errors", "outcomes",
