@@ -2059,9 +2059,15 @@ static int run_to_entry(struct tracer *t)
 int tracer_start(struct tracer *t, char *const argv[])
 {
 	/* RUST_BACKTRACE=0: a Rust panic hook that captures a backtrace
-	 * runs ~10^5 events of symbolization (docs/LANGUAGES.md) */
+	 * runs ~10^5 events of symbolization (docs/LANGUAGES.md).
+	 * GOMP_SPINCOUNT=0: libgomp's waits spin up to 300,000 times with
+	 * a counter before sleeping on a futex (no await detection for a
+	 * loop whose registers change): an OpenMP lost update was cut at
+	 * --max-steps after 10 s; sleeping at once, it is found (spinning
+	 * is only an optimisation of the same wait) */
 	static char *env[] = { "GLIBC_TUNABLES=glibc.pthread.rseq=0",
-			       "LD_BIND_NOW=1", "RUST_BACKTRACE=0", NULL };
+			       "LD_BIND_NOW=1", "RUST_BACKTRACE=0",
+			       "GOMP_SPINCOUNT=0", NULL };
 	enum { NT = sizeof traced_syscalls / sizeof traced_syscalls[0],
 	       NE = sizeof enosys_syscalls / sizeof enosys_syscalls[0] };
 	int nrs[NT + 16];
