@@ -326,6 +326,10 @@ static int judge(struct explorer *x, struct error_rec *e, char *status,
 		snprintf(status, n, "max-steps");
 		x->res->max_steps_cut++; /* the search is not complete */
 		return 0;
+	case END_THREADS:
+		snprintf(status, n, "thread-limit");
+		x->res->threads_cut++; /* the search is not complete */
+		return 0;
 	case END_ASSUME:
 		snprintf(status, n, "assume-blocked");
 		return 3;
@@ -1249,6 +1253,12 @@ static void cover_note(struct explorer *x, bool complete, bool interrupted,
 			 r->executions, r->strategy, x->hs.n, restarts,
 			 restarts == 1 ? "" : "s",
 			 x->snapshots ? "fork snapshots" : "re-execution");
+	else if (r->threads_cut)
+		snprintf(r->note, sizeof r->note,
+			 "%lu of %lu executions were cut when the program "
+			 "created more than %d threads (x86smc's limit): what "
+			 "they did next was NOT explored", r->threads_cut,
+			 r->executions, TR_AUX_BASE);
 	else if (r->max_steps_cut)
 		snprintf(r->note, sizeof r->note,
 			 "%lu of %lu executions were cut at --max-steps %lu "
@@ -1699,6 +1709,8 @@ done:
 	if (res->pso_shared) /* reorderings of stores in a shared FIFO */
 		complete = x.bound_done = false;
 	if (res->timeouts_pruned) /* more timeouts in a row */
+		complete = x.bound_done = false;
+	if (res->threads_cut) /* what they did after the limit is unknown */
 		complete = x.bound_done = false;
 	res->complete = complete;
 	res->elapsed_s = now() - t0;

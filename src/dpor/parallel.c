@@ -644,7 +644,7 @@ static void pack_results(struct worker *k, struct buf *b)
 			 r->max_steps_cut, r->pso_shared, r->sanity_checked,
 			 r->sanity_mismatches, explorer_snapshots(k->x),
 			 r->replayed, r->checkpoints, r->nondet_bounded,
-			 r->timeouts_pruned };
+			 r->timeouts_pruned, r->threads_cut };
 
 	put(b, n, sizeof n);
 	put(b, r->nondet_unmodelled, sizeof r->nondet_unmodelled);
@@ -1064,7 +1064,7 @@ static void coord_poll(struct coord *c, int timeout)
 static void merge(struct coord *c, struct buf *b)
 {
 	struct results *r = c->res;
-	uint64_t n[14];
+	uint64_t n[15];
 	bool lead = false; /* this worker's errors[0] is the reported one */
 
 	get(b, n, sizeof n);
@@ -1084,6 +1084,7 @@ static void merge(struct coord *c, struct buf *b)
 	r->replayed += n[10];
 	r->checkpoints += n[11];
 	r->timeouts_pruned += n[13];
+	r->threads_cut += n[14];
 	for (uint64_t i = get64(b); i > 0 && !b->bad; i--) {
 		struct outcome o = { 0 };
 		o.len = get64(b);

@@ -272,6 +272,9 @@ int report_json(const struct results *r, FILE *f)
 	if (r->max_steps_cut)
 		fprintf(f, "  \"max_steps_executions\": %lu,\n",
 			r->max_steps_cut);
+	if (r->threads_cut)
+		fprintf(f, "  \"thread_limit_executions\": %lu,\n",
+			r->threads_cut);
 	if (r->timeouts_pruned)
 		fprintf(f, "  \"timeouts_not_explored\": %lu,\n",
 			r->timeouts_pruned);

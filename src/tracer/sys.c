@@ -249,8 +249,11 @@ static long sys_clone(struct sys_ctx *c)
 		return SYS_NORETURN;
 	}
 	ch = tr_new_thread(t);
-	if (!ch) {
-		tr_end_unsupported(t, "more than %d threads", TR_MAX_THREADS);
+	if (!ch) { /* cut here, like --max-steps: the search goes on */
+		if (t->end.kind == END_NONE) {
+			t->end.kind = END_THREADS;
+			t->end.tid = c->th->info.tid;
+		}
 		return SYS_NORETURN;
 	}
 	if (proc_getxstate(&t->proc, ch->xstate) < 0)

@@ -227,6 +227,8 @@ enum tr_end_kind {
 	END_DEADLOCK, /* every live thread blocked */
 	END_LIVELOCK, /* every live thread blocked, some in spin loops */
 	END_STEPS,    /* --max-steps reached */
+	END_THREADS,  /* a thread beyond the TR_AUX_BASE logical threads
+		       * x86smc holds: the execution is cut there */
 	END_UNSUPPORTED, /* the target did something x86smc cannot model */
 	END_INTERRUPTED, /* x86smc was interrupted (SIGINT) */
 	END_INTERNAL, /* internal failure (logged) */
