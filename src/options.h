@@ -12,7 +12,7 @@ enum model { MODEL_SC, MODEL_TSO, MODEL_PSO };
  * violations; the others end a path */
 enum property { PROP_NONE, PROP_UNREACH_CALL, PROP_NO_DATA_RACE };
 enum strategy { STRAT_DEFAULT, STRAT_DPOR, STRAT_EXHAUSTIVE, STRAT_ICB,
-		STRAT_RANDOM, STRAT_PCT, STRAT_SOURCE };
+		STRAT_RANDOM, STRAT_PCT, STRAT_SOURCE, STRAT_OPTIMAL };
 
 struct options {
 	enum model model;

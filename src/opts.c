@@ -9,7 +9,8 @@
 
 static const char *const models[] = { "sc", "tso", "pso" };
 static const char *const strategies[] = { "default", "dpor", "exhaustive",
-					   "icb", "random", "pct", "source" };
+					   "icb", "random", "pct", "source",
+					   "optimal" };
 
 const char *model_name(enum model m)
 {
@@ -25,10 +26,12 @@ void opts_usage(void)
 {
 	puts("usage: x86smc [options] [--] PROGRAM [ARGS...]\n"
 	     "  --model sc|tso|pso          memory model (default tso)\n"
-	     "  --strategy dpor|source|exhaustive|icb|random|pct\n"
-	     "                              dpor: Optimal-DPOR, wakeup trees "
-	     "(default);\n"
-	     "                              source: Source-DPOR; exhaustive: "
+	     "  --strategy dpor|source|optimal|exhaustive|icb|random|pct\n"
+	     "                              dpor (default) = source: "
+	     "Source-DPOR;\n"
+	     "                              optimal: wakeup trees (known "
+	     "holes, docs);\n"
+	     "                              exhaustive: "
 	     "every\n"
 	     "                              interleaving; icb: by preemptions "
 	     "0..N (default 2);\n"
@@ -242,7 +245,9 @@ static int set(struct options *o, int c, const char *arg, char *err,
 		o->model = (enum model)i;
 		return 0;
 	case O_STRATEGY:
-		if ((i = pick(arg, strategies, 7)) < 1)
+		i = pick(arg, strategies,
+			 (int)(sizeof strategies / sizeof strategies[0]));
+		if (i < 1)
 			goto bad;
 		o->strategy = (enum strategy)i;
 		return 0;

@@ -7,6 +7,7 @@
 // expect tso: exit-code
 // expect pso: exit-code
 #include <stdio.h>
+#include "../common.h" /* (unused here: every sample includes it) */
 
 int main(void)
 {

@@ -5,6 +5,7 @@
 // expect sc: ok
 // expect tso: ok
 #include <stdio.h>
+#include "../common.h" /* (unused here: every sample includes it) */
 
 int main(void)
 {
