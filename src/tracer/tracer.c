@@ -880,7 +880,8 @@ static int prelift(struct tracer *t, struct lifted *l, struct lthread *th)
 		return 0; /* native: plain breakpoints are lifted already */
 	for (size_t i = 0; i < t->nbps; i++) {
 		struct bp *b = &t->bps[i];
-		if (b->region_hit && b->addr != end && !vf_acting(b->hook) &&
+		if (b->region_hit && !b->absent && b->addr != end &&
+		    !vf_acting(b->hook) &&
 		    lift(t, l, b) < 0)
 			return -1;
 	}
