@@ -624,8 +624,9 @@ def main():
             ap.error('unknown corner %s' % c)
     a.disabled = dis
     if a.quick:
-        a.exh_max = min(a.exh_max, 400)
-        a.rand_max = min(a.rand_max, 50)
+        a.exh_max = min(a.exh_max, 250)
+        a.exh_short = min(a.exh_short, 150)
+        a.rand_max = min(a.rand_max, 40)
         a.timeout = min(a.timeout, 30)
         a.exh_timeout = min(a.exh_timeout, 10)
         a.native_runs = min(a.native_runs, 2)
