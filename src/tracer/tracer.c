@@ -37,6 +37,7 @@ static const char *const kind_names[EV_NKINDS] = {
 	[EV_SYNC] = "sync",
 	[EV_UPDATE] = "update",   [EV_NONDET] = "nondet",
 	[EV_ATOMIC] = "atomic",   [EV_CALL] = "call",
+	[EV_TIMEOUT] = "timeout",
 };
 
 const char *ev_kind_name(enum ev_kind k)
@@ -1016,10 +1017,78 @@ static bool can_run_from(struct tracer *t, struct lthread *th)
  * breakpoint first; this saves the single step of the instruction
  * (issue 8).  Returns 0 (stopped: look again), 1 (the execution ended),
  * -1 (failure). */
+/* Local code that ran LOCAL_SECONDS without reaching a stop point: is
+ * it a loop that can never end?  From where it is interrupted, it is
+ * single-stepped up to LOCAL_STEPS instructions: if it comes back to the
+ * same state (registers and used stack), the loop repeats for ever
+ * (local code reads nothing another thread writes, and is
+ * deterministic).  Then the thread blocks as waiting with nothing to
+ * wait for (TW_AWAIT, no location): only a signal wakes it; a livelock
+ * when nothing else can run.  Sampling without stepping is no proof: a
+ * thread the CPU did not run between two samples looks the same (it
+ * declared a terminating loop of 3e9 iterations a livelock).  Returns 1
+ * (blocked), 0 (no repetition: it runs on, natively), 2 (it stopped by
+ * itself: *st), 3 (it reached a stop point: th->regs there), -1. */
+#define LOCAL_SECONDS 1
+#define LOCAL_STEPS 4096
+static bool same_state(const struct user_regs_struct *a,
+		       const struct user_regs_struct *b)
+{
+	struct user_regs_struct x = *a, y = *b;
+
+	x.eflags &= ~0x100ull; /* the trap flag of a single step */
+	y.eflags &= ~0x100ull;
+	return memcmp(&x, &y, sizeof x) == 0;
+}
+
+static int local_spin(struct tracer *t, struct lthread *th, uint64_t lo,
+		      uint64_t hi, struct proc_stop *st)
+{
+	struct user_regs_struct s0;
+	uint64_t h0;
+
+	if (proc_interrupt(&t->proc) < 0 || proc_wait(&t->proc, false, st) < 0)
+		return -1;
+	if (st->kind != PROC_GROUP)
+		return 2;
+	if (proc_getregs(&t->proc, &th->regs) < 0)
+		return -1;
+	s0 = th->regs;
+	h0 = await_stack_hash(t, th, &s0);
+	for (int i = 0; i < LOCAL_STEPS; i++) {
+		uint64_t pc = th->regs.rip;
+		if (bp_find(t, pc) && !(pc >= lo && pc < hi))
+			return 3; /* as if it trapped there */
+		if (proc_step(&t->proc, 0) < 0 ||
+		    proc_wait(&t->proc, false, st) < 0)
+			return -1;
+		if (st->kind != PROC_TRAP)
+			return 2;
+		if (proc_getregs(&t->proc, &th->regs) < 0)
+			return -1;
+		if (th->regs.rip == s0.rip && same_state(&th->regs, &s0) &&
+		    await_stack_hash(t, th, &th->regs) == h0) {
+			th->info.status = TS_BLOCKED;
+			th->info.wait = TW_AWAIT;
+			th->info.wait_pc = th->regs.rip;
+			th->info.wait_addr = 0;
+			th->info.timed = false;
+			th->info.nawait = 0;
+			th->aw.nreads = 0;
+			th->aw.on = false;
+			th->need_advance = false;
+			t->st.awaits++;
+			return 1;
+		}
+	}
+	return proc_cont(&t->proc, 0) < 0 ? -1 : 0;
+}
+
 static int run_local(struct tracer *t, struct lthread *th)
 {
 	uint64_t pc = th->regs.rip, end = pc;
 	struct proc_stop st;
+	int r = 0;
 
 	if (bp_find(t, pc)) {
 		end = pc + dcache_get(t->dc, pc)->len;
@@ -1027,8 +1096,25 @@ static int run_local(struct tracer *t, struct lthread *th)
 	}
 	t->nconts++;
 	if (tr_sync_regs(t) < 0 ||
-	    proc_cont(&t->proc, deliverable_signal(t)) < 0 ||
-	    proc_wait(&t->proc, false, &st) < 0)
+	    proc_cont(&t->proc, deliverable_signal(t)) < 0)
+		return -1;
+	for (unsigned secs = LOCAL_SECONDS;; secs *= 2) {
+		proc_set_watchdog(secs);
+		r = proc_wait(&t->proc, false, &st);
+		proc_set_watchdog(0);
+		if (r < 0 || st.kind != PROC_TIMEOUT)
+			break;
+		r = local_spin(t, th, pc, end, &st);
+		if (r != 0)
+			break;
+	}
+	if (r == 1 || r == 3) { /* stopped in its loop, or at a stop point */
+		if (end != pc)
+			bp_lift(t, pc, end, false);
+		t->regs_dirty = false;
+		return 0;
+	}
+	if (r < 0)
 		return -1;
 	if (end != pc && st.kind != PROC_EXITED && st.kind != PROC_KILLED &&
 	    st.kind != PROC_GONE)
@@ -1053,9 +1139,49 @@ static int run_local(struct tracer *t, struct lthread *th)
 
 /* Run the current thread's local code up to its next visible event.
  * Returns 0 (pending event set), 1 (execution ended), -1 (failure). */
+/* Thread th has stopped `quiet' times in a row without an event (stop
+ * points whose accesses turned out private: its own thread descriptor,
+ * say, as in a `for (;;) pthread_testcancel();' loop): if it comes back
+ * to a stop point in the state saved at the last power of two, its loop
+ * can never end; it blocks as spinning on its own data (local_spin).
+ * Returns true if it blocked. */
+struct quiet {
+	unsigned n;
+	bool have;
+	struct user_regs_struct s0;
+	uint64_t h0;
+};
+
+static bool quiet_spin(struct tracer *t, struct lthread *th, struct quiet *q)
+{
+	if (++q->n < 1024)
+		return false;
+	if (q->have && same_state(&th->regs, &q->s0) &&
+	    await_stack_hash(t, th, &th->regs) == q->h0) {
+		th->info.status = TS_BLOCKED;
+		th->info.wait = TW_AWAIT;
+		th->info.wait_pc = th->regs.rip;
+		th->info.wait_addr = 0;
+		th->info.timed = false;
+		th->info.nawait = 0;
+		th->aw.nreads = 0;
+		th->aw.on = false;
+		th->need_advance = false;
+		t->st.awaits++;
+		return true;
+	}
+	if (!(q->n & (q->n - 1))) { /* 1024, 2048, ...: a new reference */
+		q->s0 = th->regs;
+		q->h0 = await_stack_hash(t, th, &th->regs);
+		q->have = true;
+	}
+	return false;
+}
+
 static int advance(struct tracer *t)
 {
 	struct lthread *th = &t->th[t->cur];
+	struct quiet q = { 0 };
 	int r;
 
 	if (t->native) {
@@ -1110,6 +1236,8 @@ static int advance(struct tracer *t)
 		}
 		if (r > 0)
 			break;
+		if (quiet_spin(t, th, &q))
+			return 0; /* loops for ever without an event */
 		r = walk_from(t);
 		if (r < 0)
 			return -1;
@@ -1126,6 +1254,8 @@ static int advance(struct tracer *t)
 		r = run_local(t, th);
 		if (r != 0)
 			return r;
+		if (th->info.status != TS_RUNNABLE)
+			return 0; /* spins in local code for ever */
 	}
 	th->info.pending.fenced = th->fence_pending;
 	th->fence_pending = false;
@@ -1445,6 +1575,12 @@ int tracer_step(struct tracer *t, int tid, struct tr_event *done)
 	if (th->info.status != TS_RUNNABLE)
 		goto out; /* it blocked while running natively */
 	bool probing = t->probe_events > 0;
+	uint64_t timed = 0, seq[TR_AUX_BASE];
+	for (int i = 0; i < t->nthreads && i < TR_AUX_BASE; i++)
+		if (t->th[i].info.status == TS_BLOCKED && t->th[i].info.timed) {
+			timed |= 1ull << i;
+			seq[i] = t->th[i].wait_seq;
+		}
 	*done = th->info.pending;
 	th->info.pending_known = false;
 	th->need_advance = true;
@@ -1475,6 +1611,15 @@ int tracer_step(struct tracer *t, int tid, struct tr_event *done)
 		await_wake(t, done);
 	/* a region's wake-ups and child are known once it has run */
 	done->woke = futex_take_woken(t);
+	/* the timed waits it ended (woken, or looking again) */
+	done->woke_timed = 0;
+	for (uint64_t m = timed; m; m &= m - 1) {
+		int i = __builtin_ctzll(m);
+		const struct lthread *o = &t->th[i];
+		if (o->info.status != TS_BLOCKED || !o->info.timed ||
+		    o->wait_seq != seq[i])
+			done->woke_timed |= 1ull << i;
+	}
 	if (done->region == RG_CREATE)
 		done->child = th->region_child;
 	if (done->region == RG_LIB)
@@ -1500,6 +1645,23 @@ void tracer_allow_native(struct tracer *t, bool ok)
 	t->native_ok = ok;
 }
 
+/* th's timed wait ends with ETIMEDOUT now. */
+static void time_out(struct tracer *t, struct lthread *th)
+{
+	det_clock_reach(t, th->wait_deadline);
+	if (th->info.wait >= TW_MUTEX) {
+		sync_timeout(th);
+		return;
+	}
+	th->info.status = TS_RUNNABLE;
+	th->info.wait = TW_NONE;
+	th->regs.rax = (uint64_t)-ETIMEDOUT;
+	if (th == &t->th[t->cur])
+		t->regs_dirty = true;
+	th->need_advance = true;
+	th->info.pending_known = false;
+}
+
 int tracer_timeout_one(struct tracer *t)
 {
 	struct lthread *best = NULL;
@@ -1517,17 +1679,29 @@ int tracer_timeout_one(struct tracer *t)
 	}
 	if (!best)
 		return -1;
-	det_clock_reach(t, best->wait_deadline);
-	if (best->info.wait >= TW_MUTEX) {
-		sync_timeout(best);
-		return 0;
-	}
-	best->info.status = TS_RUNNABLE;
-	best->info.wait = TW_NONE;
-	best->regs.rax = (uint64_t)-ETIMEDOUT;
-	if (best == &t->th[t->cur])
-		t->regs_dirty = true;
-	best->need_advance = true;
+	time_out(t, best);
+	return 0;
+}
+
+int tracer_timeout(struct tracer *t, int tid, struct tr_event *done)
+{
+	struct lthread *th = &t->th[tid];
+
+	if (tid < 0 || tid >= t->nthreads || th->info.status != TS_BLOCKED ||
+	    !th->info.timed)
+		return 1;
+	memset(done, 0, sizeof *done);
+	done->tid = tid;
+	done->kind = EV_TIMEOUT;
+	done->pc = th->info.wait_pc;
+	done->sysno = -1;
+	done->nacc = 1;
+	done->acc[0] = (struct dec_access){ th->info.wait_addr, 4,
+					    DEC_READ | DEC_WRITE,
+					    DEC_MEM_EXPLICIT };
+	time_out(t, th);
+	t->steps++;
+	t->st.events++;
 	return 0;
 }
 
@@ -1885,9 +2059,15 @@ static int run_to_entry(struct tracer *t)
 int tracer_start(struct tracer *t, char *const argv[])
 {
 	/* RUST_BACKTRACE=0: a Rust panic hook that captures a backtrace
-	 * runs ~10^5 events of symbolization (docs/LANGUAGES.md) */
+	 * runs ~10^5 events of symbolization (docs/LANGUAGES.md).
+	 * GOMP_SPINCOUNT=0: libgomp's waits spin up to 300,000 times with
+	 * a counter before sleeping on a futex (no await detection for a
+	 * loop whose registers change): an OpenMP lost update was cut at
+	 * --max-steps after 10 s; sleeping at once, it is found (spinning
+	 * is only an optimisation of the same wait) */
 	static char *env[] = { "GLIBC_TUNABLES=glibc.pthread.rseq=0",
-			       "LD_BIND_NOW=1", "RUST_BACKTRACE=0", NULL };
+			       "LD_BIND_NOW=1", "RUST_BACKTRACE=0",
+			       "GOMP_SPINCOUNT=0", NULL };
 	enum { NT = sizeof traced_syscalls / sizeof traced_syscalls[0],
 	       NE = sizeof enosys_syscalls / sizeof enosys_syscalls[0] };
 	int nrs[NT + 16];
