@@ -1,5 +1,6 @@
 # x86smc — one plain Makefile.  Targets: all (default), check, demo, debug,
-# bench, deps, samples, format, clean, install, uninstall.
+# bench, deps, samples, format, clean, install, uninstall, fuzz-explore,
+# fuzz-peers.
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 # Flags every build needs (kept apart from CFLAGS, which `make debug` and
@@ -27,7 +28,7 @@ SAMPLEBIN := $(foreach s,$(SAMPLESRC),$(BUILD)/$(s:%.c=%)-O0 $(BUILD)/$(s:%.c=%)
 SAMPLECFLAGS := -g -pthread -Wall -Wno-unused-result -fno-inline-functions-called-once
 
 .PHONY: all check demo debug bench deps samples format clean unit e2e bad fuzz \
-	install uninstall
+	install uninstall fuzz-explore fuzz-peers
 all: deps x86smc
 
 x86smc: $(OBJS)
@@ -119,6 +120,19 @@ $(BUILD)/fuzz/fuzz_decode: tests/fuzz/fuzz_decode.c $(wildcard src/decode/*.c sr
 	$(FUZZCC) $(FUZZFLAGS) $(XFLAGS) -o $@ $(filter %.c,$^) $(LDLIBS)
 fuzz: $(FUZZBIN)
 	sh tests/fuzz/run.sh 20
+
+# Differential fuzzing of the exploration (tests/fuzz_explore/README.md,
+# docs/TESTING.md): N random programs, seeds START..START+N-1.
+# fuzz-explore: dpor vs exhaustive vs random vs --jobs 2 vs native runs
+# under sc, tso and pso (make check runs a fixed --quick set);
+# fuzz-peers: execution counts, outcomes and verdicts against GenMC and
+# Nidhugg (built outside the tree: tests/peers/README.md).
+N     ?= 100
+START ?= 0
+fuzz-explore: deps x86smc
+	python3 tests/fuzz_explore/run.py --start $(START) --count $(N)
+fuzz-peers: deps x86smc
+	python3 tests/fuzz_explore/peers.py --start $(START) --count $(N)
 
 deps:
 	@sh tests/deps.sh
