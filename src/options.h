@@ -60,6 +60,8 @@ struct options {
 	 * --sarif FILE: SARIF 2.1.0 results ("-" = stdout for all three) */
 	const char *dot, *svg, *sarif;
 	bool version; /* --version: opts_parse returned 1, main prints it */
+	bool mpi;     /* --mpi: join an MPI job (dist.h) even when its
+		       * environment does not say so */
 };
 
 /* Parse argv.  Returns 0 (run), 1 (help/version printed: exit 0), or -1

@@ -22,6 +22,7 @@
 #include "dpor/lang.h"
 #include "dpor/parallel.h"
 #include "dpor/schedule.h"
+#include "dist/dist.h"
 #include "report/dot.h"
 #include "report/sarif.h"
 #include "report/sym.h"
@@ -1366,7 +1367,7 @@ int explore(const struct options *o, struct results *res)
 	x.progress = !o->nested && !o->replay && isatty(2);
 	x.last_progress = t0;
 	res->sanity = o->sanity;
-	res->jobs = o->replay ? 1 : o->jobs;
+	res->jobs = o->replay ? 1 : o->jobs * dist_size();
 	/* icb: bounded searches with 0, 1, ... top preemptions; random and
 	 * pct: one tree per execution, thrown away after it */
 	bool icb = o->strategy == STRAT_ICB;
@@ -1375,11 +1376,13 @@ int explore(const struct options *o, struct results *res)
 	long top = icb && o->preemptions < 0 ? 2 : o->preemptions;
 	x.bound = icb ? 0 : sample ? -1 : o->preemptions;
 	res->preemption_bound = x.bound;
-	if (o->jobs > 1 && !o->replay) {
+	/* MPI: the ranks take the user's search; nested ones (the fence
+	 * check) stay on rank 0 */
+	if ((o->jobs > 1 || (dist_size() > 1 && !o->nested)) && !o->replay) {
 		struct par_outcome po = { 0 };
 		parallel_explore(o, res, &x.hs, exhaustive, x.bound, top, &po);
-		complete = po.complete;
-		interrupted = po.interrupted;
+		complete = po.complete && !po.lost;
+		interrupted = po.interrupted || po.lost;
 		failed = po.failed;
 		restarts = po.restarts;
 		x.bound = po.bound;
@@ -1463,7 +1466,7 @@ done:
 	cover_note(&x, complete, interrupted, restarts);
 	if (failed)
 		fprintf(stderr, "x86smc: %s\n", x.why);
-	if (o->jobs > 1 && res->nerrors)
+	if ((o->jobs > 1 || dist_size() > 1) && !o->nested && res->nerrors)
 		write_trace(o, &res->errors[0]);
 	fence_check(&x);
 	sched_free(&replay);
