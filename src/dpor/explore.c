@@ -1382,7 +1382,7 @@ int explore(const struct options *o, struct results *res)
 		struct par_outcome po = { 0 };
 		parallel_explore(o, res, &x.hs, exhaustive, x.bound, top, &po);
 		complete = po.complete && !po.lost;
-		interrupted = po.interrupted || po.lost;
+		interrupted = po.interrupted;
 		failed = po.failed;
 		restarts = po.restarts;
 		x.bound = po.bound;

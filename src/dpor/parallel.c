@@ -78,7 +78,7 @@ enum link {
 
 /* A rank not heard from for this long (s) is lost; relays send their
  * state at least every RANK_BEAT s. */
-#define RANK_SILENCE 10.0
+#define RANK_SILENCE 5.0
 #define RANK_BEAT 0.25
 
 enum msg {
@@ -1089,8 +1089,9 @@ static void coord_msg(struct coord *c, int i, uint32_t type, struct buf *b)
 }
 
 /* A worker is gone without its results: under --jobs the search failed;
- * on another rank, that rank is lost and the search cannot complete. */
-static void worker_lost(struct coord *c, struct wk *w)
+ * on another rank the search cannot complete (its tasks are lost), and
+ * silent: that rank is dead (the job is aborted at the end). */
+static void worker_lost(struct coord *c, struct wk *w, bool silent)
 {
 	bool had = w->gone || w->has_results;
 
@@ -1102,11 +1103,11 @@ static void worker_lost(struct coord *c, struct wk *w)
 		return;
 	}
 	if (!c->ranks[w->rank].lost)
-		fprintf(stderr, "x86smc: MPI rank %d lost (a worker died or "
-			"it went silent): the search is not complete\n",
+		fprintf(stderr, "x86smc: %s MPI rank %d: the search is not "
+			"complete\n", silent ? "no word from" : "a worker died on",
 			w->rank);
 	c->ranks[w->rank].lost = true;
-	ranks_lost = true;
+	ranks_lost |= silent;
 	c->po->lost = true;
 	c->sh->stop = 1;
 }
@@ -1129,7 +1130,7 @@ static void remote_bytes(struct coord *c, int i, const void *p, size_t n)
 		coord_msg(c, i, h[0], &pl);
 	}
 	if (w->in.bad || pl.bad) {
-		worker_lost(c, w);
+		worker_lost(c, w, false);
 	} else {
 		memmove(w->in.p, w->in.p + w->in.off, w->in.n - w->in.off);
 		w->in.n -= w->in.off;
@@ -1158,7 +1159,7 @@ static void rank_msg(struct coord *c, int from, struct buf *b)
 	if (b->bad || lw >= (uint32_t)c->per || c->w[from * c->per + (int)lw].gone)
 		return;
 	if (kind == L_GONE)
-		worker_lost(c, &c->w[from * c->per + (int)lw]);
+		worker_lost(c, &c->w[from * c->per + (int)lw], false);
 	else if (kind == L_BYTES)
 		remote_bytes(c, from * c->per + (int)lw, b->p + b->off,
 			     b->n - b->off);
@@ -1207,7 +1208,7 @@ static void ranks_sync(struct coord *c)
 			continue;
 		if (t - rs->heard > RANK_SILENCE) {
 			for (int i = r * c->per; i < (r + 1) * c->per; i++)
-				worker_lost(c, &c->w[i]);
+				worker_lost(c, &c->w[i], true);
 			continue;
 		}
 		if (f == rs->flags && (base == rs->base || t < rs->sent + 0.01))
@@ -1247,7 +1248,7 @@ static void coord_poll(struct coord *c, int timeout)
 			if (!(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
 			if (recv_msg(w->fd, &type, &b) < 0) {
-				worker_lost(c, w);
+				worker_lost(c, w, false);
 				continue;
 			}
 			coord_msg(c, i, type, &b);
@@ -1484,9 +1485,9 @@ collect:
 						kill(c.w[i].pid, SIGKILL);
 					c.w[i].gone = true;
 				}
-			fprintf(stderr, "x86smc: a --jobs worker did not "
-				"stop within 3 s: killed, its results are "
-				"lost\n");
+			fprintf(stderr, "x86smc: a worker did not stop within "
+				"%s s: its results are lost\n",
+				c.nranks > 1 ? "0.6" : "3");
 			po->complete = false;
 			break;
 		}
@@ -1532,7 +1533,7 @@ static void ranks_start(struct coord *c, const struct options *wo)
 		c->ranks[r].heard = now();
 		if (b.bad || dist_send(r, b.p, b.n) < 0)
 			for (int i = r * c->per; i < (r + 1) * c->per; i++)
-				worker_lost(c, &c->w[i]);
+				worker_lost(c, &c->w[i], true);
 	}
 	buf_free(&b);
 }
