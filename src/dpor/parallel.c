@@ -51,6 +51,7 @@
 #include "dpor/dpor.h"
 #include "dpor/explore_int.h"
 #include "dist/dist.h"
+#include "tracer/log.h"
 #include "tracer/proc.h"
 
 /* Shared by the coordinator (or an MPI rank's relay) and the workers of
@@ -795,6 +796,7 @@ struct coord {
 	struct par_outcome *po;
 	struct escape_set esc; /* the union of every worker's escapes */
 	struct pollfd *pf;
+	struct traffic { uint64_t n, bytes; } traffic[64]; /* by type */
 	/* MPI: workers r * per + i live on rank r */
 	int nranks, per;
 	struct rank_state *ranks;
@@ -828,6 +830,8 @@ static void to_worker(struct coord *c, int i, uint32_t type,
 	if (w->gone)
 		return;
 	frame(&w->out, type, pl ? pl->p : NULL, pl ? pl->n : 0);
+	c->traffic[type % 64].n++;
+	c->traffic[type % 64].bytes += 8 + (pl ? pl->n : 0);
 	w->sent++;
 	w->idle = false;
 }
@@ -1003,6 +1007,8 @@ static void coord_msg(struct coord *c, int i, uint32_t type, struct buf *b)
 	uint64_t dest;
 	int to;
 
+	c->traffic[type % 64].n++;
+	c->traffic[type % 64].bytes += 8 + b->n;
 	if (type == W_RESULTS) {
 		w->results = *b;
 		*b = (struct buf){ 0 };
@@ -1189,12 +1195,14 @@ static bool rank_busy(const struct coord *c, int r)
 	return false;
 }
 
-/* Tell each rank what the others began and whether to stop (at most
- * every 10 ms, unless to stop); a silent rank is lost. */
+/* Tell each rank whether to stop, and under a budget (--max-executions,
+ * random, pct) what the others began (at most every 10 ms); a silent
+ * rank is lost. */
 static void ranks_sync(struct coord *c)
 {
 	uint64_t all = 0;
 	double t = now();
+	bool budget = c->o->max_executions || c->sample;
 
 	for (int r = 1; r < c->nranks; r++)
 		all += c->ranks[r].started;
@@ -1211,7 +1219,8 @@ static void ranks_sync(struct coord *c)
 				worker_lost(c, &c->w[i], true);
 			continue;
 		}
-		if (f == rs->flags && (base == rs->base || t < rs->sent + 0.01))
+		if (f == rs->flags &&
+		    (!budget || base == rs->base || t < rs->sent + 0.01))
 			continue;
 		put32(&b, L_STATE);
 		put64(&b, base);
@@ -1352,6 +1361,37 @@ static void merge(struct coord *c, struct buf *b)
 /* Fork this machine's workers: c->w[0 .. c->per - 1], numbered from
  * first (worker numbers make task ids unique in the job) and pinned to
  * this rank's share of the CPUs. */
+/* -v: what the coordinator's sockets (and the network, under MPI)
+ * carried, by message type (docs/DISTRIBUTED.md). */
+static void print_traffic(const struct coord *c)
+{
+	static const char *name[64] = {
+		[W_IDLE] = "idle", [W_ITEM] = "stolen task", [W_NEWTASK] = "new task",
+		[W_RACE] = "race", [W_SLEEPER] = "sleeper", [W_DONE] = "done",
+		[W_RESTART] = "restart", [W_FAILED] = "failed",
+		[W_RESULTS] = "results", [C_ITEM] = "task sent",
+		[C_STEAL] = "steal request", [C_RACE] = "race routed",
+		[C_SLEEPER] = "sleeper routed", [C_DONE] = "done routed",
+		[C_RESET] = "reset", [C_END] = "end",
+	};
+	uint64_t n = 0, bytes = 0;
+
+	for (int t = 0; t < 64; t++) {
+		const struct traffic *f = &c->traffic[t];
+		if (!f->n)
+			continue;
+		n += f->n;
+		bytes += f->bytes;
+		fprintf(stderr, "x86smc: traffic: %-14s %8lu messages %10lu "
+			"bytes (%lu per message)\n", name[t] ? name[t] : "?",
+			(unsigned long)f->n, (unsigned long)f->bytes,
+			(unsigned long)(f->bytes / f->n));
+	}
+	fprintf(stderr, "x86smc: traffic: %lu messages, %lu bytes, %d workers "
+		"on %d rank%s\n", (unsigned long)n, (unsigned long)bytes, c->n,
+		c->nranks, c->nranks == 1 ? "" : "s");
+}
+
 static int spawn(struct coord *c, const struct options *wo, int first)
 {
 	int share = dist_local_rank() * c->per;
@@ -1508,6 +1548,8 @@ collect:
 				;
 		}
 	}
+	if (log_verbose)
+		print_traffic(&c);
 out:
 	while (c.nqueue)
 		buf_free(&c.queue[--c.nqueue]);
@@ -1544,6 +1586,7 @@ struct relay {
 	double heard, told; /* rank 0's last message; our last state */
 	unsigned long started; /* as last told */
 	uint8_t flags;
+	bool budget; /* executions begun matter (ranks_sync) */
 };
 
 static void relay_send(uint32_t kind, int lw, const void *p, size_t n)
@@ -1592,8 +1635,8 @@ static bool relay_recv(struct relay *y)
 	return more;
 }
 
-/* Our state to rank 0: when it changes (at most every 10 ms) and every
- * RANK_BEAT s. */
+/* Our state to rank 0: when it changes (executions begun: only under a
+ * budget, at most every 10 ms) and every RANK_BEAT s. */
 static void relay_state(struct relay *y)
 {
 	struct shared *sh = y->c.sh;
@@ -1602,7 +1645,7 @@ static void relay_state(struct relay *y)
 	struct buf b = { 0 };
 
 	if (f == y->flags && t < y->told + RANK_BEAT &&
-	    (sh->started == y->started || t < y->told + 0.01))
+	    (!y->budget || sh->started == y->started || t < y->told + 0.01))
 		return;
 	put64(&b, sh->started);
 	put(&b, (uint8_t[]){ f & 1, f >> 1 }, 2);
@@ -1711,6 +1754,8 @@ void parallel_serve(const struct options *o)
 	bool more = true;
 
 	wo.trace_out = wo.json = NULL;
+	y.budget = o->max_executions || o->strategy == STRAT_RANDOM ||
+		   o->strategy == STRAT_PCT;
 	c->per = o->jobs < 256 ? o->jobs : 256;
 	c->w = calloc((size_t)c->per, sizeof *c->w);
 	c->pf = calloc((size_t)c->per, sizeof *c->pf);
