@@ -1196,8 +1196,8 @@ static bool rank_busy(const struct coord *c, int r)
 }
 
 /* Tell each rank whether to stop, and under a budget (--max-executions,
- * random, pct) what the others began (at most every 10 ms); a silent
- * rank is lost. */
+ * random, pct) what the others began (at most every 10 ms); at least
+ * every RANK_BEAT s (its relay's sign of life).  A silent rank is lost. */
 static void ranks_sync(struct coord *c)
 {
 	uint64_t all = 0;
@@ -1219,7 +1219,7 @@ static void ranks_sync(struct coord *c)
 				worker_lost(c, &c->w[i], true);
 			continue;
 		}
-		if (f == rs->flags &&
+		if (f == rs->flags && t < rs->sent + RANK_BEAT &&
 		    (!budget || base == rs->base || t < rs->sent + 0.01))
 			continue;
 		put32(&b, L_STATE);

@@ -107,9 +107,10 @@ rate = lambda j: j["executions"] / max(j["elapsed_s"], 1e-6)
 base = r["j1"]
 same = all(j["complete"] == base["complete"] and j["hb_classes"] == base["hb_classes"]
            for j in r.values())
+bad = [k for k, j in r.items() if j["complete"] != base["complete"] or j["hb_classes"] != base["hb_classes"]]
 print("%-24s %6d %s  %s" % (label, base["executions"], "  ".join(
     "%6.0f %5.2fx" % (rate(r[k]), rate(r[k]) / rate(base)) for k in r),
-    "same" if same else "DIFFER"))
+    "same" if same else "DIFFER: " + " ".join("%s %s %d" % (k, r[k]["complete"], r[k]["hb_classes"]) for k in bad)))
 PY
 	rm -f $J.j1 $J.j2 $J.np1 $J.np2 $J.np4
 }
