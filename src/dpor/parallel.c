@@ -1517,7 +1517,7 @@ collect:
 			break;
 		/* (mpirun kills what is left 1 s after its SIGTERM) */
 		if (deadline < 0 && (po->interrupted || proc_interrupted()))
-			deadline = now() + (c.nranks > 1 ? 0.6 : 3);
+			deadline = now() + (c.nranks > 1 ? 0.3 : 3);
 		if (deadline >= 0 && now() > deadline) {
 			for (int i = 0; i < c.n; i++)
 				if (!c.w[i].gone && !c.w[i].has_results) {
@@ -1527,7 +1527,7 @@ collect:
 				}
 			fprintf(stderr, "x86smc: a worker did not stop within "
 				"%s s: its results are lost\n",
-				c.nranks > 1 ? "0.6" : "3");
+				c.nranks > 1 ? "0.3" : "3");
 			po->complete = false;
 			break;
 		}
