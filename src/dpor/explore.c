@@ -1345,6 +1345,7 @@ int explore(const struct options *o, struct results *res)
 	struct explorer x;
 	struct schedule replay = { 0 };
 	bool complete = false, interrupted = false, failed = false, err;
+	bool lost = false;
 	double t0 = now();
 	unsigned restarts = 0;
 
@@ -1383,6 +1384,7 @@ int explore(const struct options *o, struct results *res)
 		parallel_explore(o, res, &x.hs, exhaustive, x.bound, top, &po);
 		complete = po.complete && !po.lost;
 		interrupted = po.interrupted;
+		lost = po.lost;
 		failed = po.failed;
 		restarts = po.restarts;
 		x.bound = po.bound;
@@ -1468,7 +1470,8 @@ done:
 		fprintf(stderr, "x86smc: %s\n", x.why);
 	if ((o->jobs > 1 || dist_size() > 1) && !o->nested && res->nerrors)
 		write_trace(o, &res->errors[0]);
-	fence_check(&x);
+	if (!lost) /* a search that lost a rank: report, no more work */
+		fence_check(&x);
 	sched_free(&replay);
 	dpor_free(x.dpor);
 	explorer_fini(&x);

@@ -81,6 +81,7 @@ enum link {
  * state at least every RANK_BEAT s. */
 #define RANK_SILENCE 5.0
 #define RANK_BEAT 0.25
+#define NAP_MAX 8
 
 enum msg {
 	/* worker -> coordinator; payloads start with the epoch (u32) */
@@ -799,6 +800,8 @@ struct coord {
 	struct traffic { uint64_t n, bytes; } traffic[64]; /* by type */
 	/* MPI: workers r * per + i live on rank r */
 	int nranks, per;
+	int nap; /* ms between MPI probes: 1 after a message, doubling up
+		  * to NAP_MAX while none comes (a probe costs CPU) */
 	struct rank_state *ranks;
 };
 
@@ -1171,19 +1174,21 @@ static void rank_msg(struct coord *c, int from, struct buf *b)
 			     b->n - b->off);
 }
 
-/* The other ranks' messages that have arrived. */
-static void ranks_poll(struct coord *c)
+/* The other ranks' messages that have arrived: how many. */
+static int ranks_poll(struct coord *c)
 {
 	void *p;
 	size_t n;
-	int from;
+	int from, got = 0;
 
 	while (dist_recv(0, &from, &p, &n) == 1) {
 		struct buf b = { .p = p, .n = n, .cap = n };
 		if (from > 0 && from < c->nranks)
 			rank_msg(c, from, &b);
 		buf_free(&b);
+		got++;
 	}
+	return got;
 }
 
 /* Has a worker whose socket there is open (its relay beats). */
@@ -1247,9 +1252,11 @@ static void coord_poll(struct coord *c, int timeout)
 		if (w->out.n > w->out.off && w->fd >= 0)
 			pf[i].events |= POLLOUT;
 	}
-	if (c->nranks > 1 && timeout > 1)
-		timeout = 1; /* dist_recv has no file descriptor to poll */
-	if (poll(pf, (nfds_t)c->n, timeout) > 0) {
+	/* dist_recv has no file descriptor to poll */
+	if (c->nranks > 1 && timeout > c->nap)
+		timeout = c->nap;
+	int got = poll(pf, (nfds_t)c->n, timeout);
+	if (got > 0) {
 		for (int i = 0; i < c->n; i++) {
 			struct wk *w = &c->w[i];
 			if (pf[i].revents & POLLOUT)
@@ -1265,7 +1272,8 @@ static void coord_poll(struct coord *c, int timeout)
 	}
 	buf_free(&b);
 	if (c->nranks > 1) {
-		ranks_poll(c);
+		got += ranks_poll(c);
+		c->nap = got > 0 ? 1 : c->nap < NAP_MAX ? 2 * c->nap : NAP_MAX;
 		ranks_sync(c);
 	}
 }
@@ -1458,6 +1466,7 @@ void parallel_explore(const struct options *o, struct results *res,
 		goto out;
 	}
 	c.sh->stride = (unsigned)c.nranks;
+	c.nap = 1;
 	for (int i = 0; i < c.n; i++)
 		c.w[i] = (struct wk){ .fd = -1, .rank = i / c.per,
 				      .lw = i % c.per };
@@ -1587,6 +1596,7 @@ struct relay {
 	unsigned long started; /* as last told */
 	uint8_t flags;
 	bool budget; /* executions begun matter (ranks_sync) */
+	int nap, got; /* as struct coord's nap; messages this round */
 };
 
 static void relay_send(uint32_t kind, int lw, const void *p, size_t n)
@@ -1631,6 +1641,7 @@ static bool relay_recv(struct relay *y)
 		    !b.bad && !c->w[lw].gone)
 			put(&c->w[lw].out, b.p + b.off, b.n - b.off);
 		buf_free(&b);
+		y->got++;
 	}
 	return more;
 }
@@ -1667,6 +1678,7 @@ static void relay_read(struct relay *y, int lw)
 		return;
 	if (k > 0) {
 		relay_send(L_BYTES, lw, p, (size_t)k);
+		y->got++;
 		return;
 	}
 	w->gone = true;
@@ -1693,7 +1705,8 @@ static bool relay_search(struct relay *y)
 		}
 		if (!live)
 			break;
-		poll(c->pf, (nfds_t)c->per, 1);
+		poll(c->pf, (nfds_t)c->per, y->nap);
+		y->got = 0;
 		for (int i = 0; i < c->per; i++) {
 			if (c->pf[i].revents & POLLOUT)
 				flush_out(&c->w[i]);
@@ -1701,6 +1714,7 @@ static bool relay_search(struct relay *y)
 				relay_read(y, i);
 		}
 		more &= relay_recv(y);
+		y->nap = y->got ? 1 : y->nap < NAP_MAX ? 2 * y->nap : NAP_MAX;
 		relay_state(y);
 		/* SIGTERM (mpirun ending the job), rank 0 gone: the workers
 		 * stop at once, and get 1 s */
@@ -1770,6 +1784,7 @@ void parallel_serve(const struct options *o)
 		y.started = 0;
 		y.flags = 0;
 		y.told = 0;
+		y.nap = 1;
 		if (spawn(c, &wo, dist_rank() * c->per) < 0)
 			for (int i = 0; i < c->per; i++)
 				if (!c->w[i].pid) {
