@@ -19,6 +19,8 @@ struct options {
 	unsigned long max_steps;        /* per execution, 0: unlimited */
 	double timeout;                 /* seconds, 0: none */
 	bool keep_going, outcomes, robustness, sanity;
+	bool no_timeouts; /* timed waits time out only when nothing runs */
+	long max_timeouts; /* a thread's timeouts in a row explored (1) */
 	const char *json, *trace_out, *replay, *nondet_domain;
 	int jobs;
 	uint64_t seed;

@@ -43,6 +43,12 @@ void opts_usage(void)
 	     "  --max-steps N               events per execution (default "
 	     "100000, 0 = none)\n"
 	     "  --keep-going                do not stop at the first error\n"
+	     "  --no-timeouts               a timed wait times out only when "
+	     "no thread can\n"
+	     "                              run (default: whenever it could, "
+	     "docs/EVENTS.md)\n"
+	     "  --max-timeouts N            timeouts of a thread per execution "
+	     "explored (1)\n"
 	     "  --outcomes                  print the table of outcomes\n"
 	     "  --json FILE                 JSON summary (- = stdout)\n"
 	     "  --trace-out FILE            write the first error's schedule\n"
@@ -159,7 +165,7 @@ enum { O_MODEL = 256, O_STRATEGY, O_PREEMPT, O_MAXEXEC, O_TIMEOUT,
        O_MAXSTEPS, O_KEEP, O_OUTCOMES, O_JSON, O_TRACEOUT, O_REPLAY, O_JOBS,
        O_ROBUST, O_NONDET, O_SANITY, O_VERSION, O_SEED, O_FENCE,
        O_ATOMIC_CALL, O_NO_ATOMIC_CALL, O_SYNC, O_FRAMES, O_GDB, O_CORE,
-       O_DOT, O_SVG, O_SARIF, O_MPI };
+       O_DOT, O_SVG, O_SARIF, O_NO_TIMEOUTS, O_MAX_TIMEOUTS, O_MPI };
 
 static const struct option longopts[] = {
 	{ "model", required_argument, 0, O_MODEL },
@@ -169,6 +175,8 @@ static const struct option longopts[] = {
 	{ "timeout", required_argument, 0, O_TIMEOUT },
 	{ "max-steps", required_argument, 0, O_MAXSTEPS },
 	{ "keep-going", no_argument, 0, O_KEEP },
+	{ "no-timeouts", no_argument, 0, O_NO_TIMEOUTS },
+	{ "max-timeouts", required_argument, 0, O_MAX_TIMEOUTS },
 	{ "outcomes", no_argument, 0, O_OUTCOMES },
 	{ "json", required_argument, 0, O_JSON },
 	{ "trace-out", required_argument, 0, O_TRACEOUT },
@@ -232,6 +240,11 @@ static int set(struct options *o, int c, const char *arg, char *err,
 		if (parse_ulong(arg, &o->max_steps) < 0)
 			goto bad;
 		return 0;
+	case O_MAX_TIMEOUTS:
+		if (parse_ulong(arg, &v) < 0 || v > 255)
+			goto bad;
+		o->max_timeouts = (long)v;
+		return 0;
 	case O_JOBS:
 		if (parse_ulong(arg, &v) < 0 || v < 1 || v > 256)
 			goto bad;
@@ -274,6 +287,7 @@ static int set(struct options *o, int c, const char *arg, char *err,
 		*(c == O_DOT ? &o->dot : c == O_SVG ? &o->svg : &o->sarif) = arg;
 		return 0;
 	case O_KEEP: o->keep_going = true; return 0;
+	case O_NO_TIMEOUTS: o->no_timeouts = true; return 0;
 	case O_OUTCOMES: o->outcomes = true; return 0;
 	case O_ROBUST: o->robustness = true; return 0;
 	case O_SANITY: o->sanity = true; return 0;
@@ -320,6 +334,7 @@ int opts_parse(int argc, char **argv, struct options *o, char *err,
 	o->model = MODEL_TSO;
 	o->strategy = STRAT_DEFAULT;
 	o->preemptions = -1;
+	o->max_timeouts = 1;
 	o->jobs = 1;
 	o->max_steps = 100000; /* an execution longer than this is cut */
 	o->nondet_val[0] = 0;  /* --nondet-domain 0..1 */

@@ -17,6 +17,7 @@ struct dpor *dpor_new(bool exhaustive, long preemption_bound)
 		return NULL;
 	d->exhaustive = exhaustive;
 	d->bound = preemption_bound;
+	d->max_tmo = 1;
 	d->wfree = -1;
 	dpor_reset(d);
 	return d;
@@ -172,6 +173,7 @@ static void derived_reset(struct dpor *d)
 		d->lastev[i] = -1;
 	gi_clear(&d->gi);
 	d->nbig = 0;
+	memset(d->tmo, 0, sizeof d->tmo);
 }
 
 void dpor_reset(struct dpor *d)
@@ -509,6 +511,13 @@ static long acquiring(const struct dpor *d, unsigned i, uint64_t obj)
 	return -1;
 }
 
+/* Is timeout event k one the search chose while another thread could
+ * run (the ones --max-timeouts bounds)? */
+static bool chosen_timeout(const struct node *n)
+{
+	return n->ev.kind == EV_TIMEOUT && (n->enabled & ~n->tmask);
+}
+
 static void race(struct dpor *d, unsigned i, unsigned j)
 {
 	uint64_t obj;
@@ -543,6 +552,36 @@ static void race(struct dpor *d, unsigned i, unsigned j)
 		return;
 	}
 	backtrack_at(d, i, initials(d, i, j) & ni->enabled, p);
+}
+
+/* Event j ended the timed waits of ev.woke_timed: each of those threads
+ * was enabled at j with its timeout (explore.c, timed_out_able), which
+ * conflicts with j (the object both touch).  A race, so the search also
+ * lets the wait time out before j.  Its second event is the timeout that
+ * did not happen: no notdep to carry, the sequence is that one event. */
+static bool timeout_allowed(struct dpor *d, int w);
+
+static void timed_races(struct dpor *d, unsigned j)
+{
+	struct node *nj = &d->nodes[j];
+	const struct tr_event *ev = &nj->ev;
+
+	for (uint64_t m = ev->woke_timed & nj->enabled; m; m &= m - 1) {
+		int w = __builtin_ctzll(m);
+		struct tr_event to = { .tid = w, .kind = EV_TIMEOUT,
+				       .sysno = -1, .nacc = ev->nacc ? 1 : 0 };
+		if (ev->nacc)
+			to.acc[0] = (struct dec_access){
+				ev->acc[0].addr, ev->acc[0].size,
+				DEC_READ | DEC_WRITE, DEC_MEM_EXPLICIT };
+		pr_debug("timed race %u(T%d) - timeout of T%d", j, ev->tid, w);
+		if (!timeout_allowed(d, w))
+			continue;
+		if (!d->optimal)
+			backtrack_at(d, j, 1ull << w, w);
+		else if (j >= d->target)
+			wut_event(d, j, &to);
+	}
 }
 
 static int vcq_push(struct vcq *q, const struct vc *c)
@@ -630,7 +669,40 @@ static int analyse(struct dpor *d, unsigned j)
 			vc_join(&d->incoming[w], &c);
 	for (unsigned k = 0; k < nr; k++)
 		race(d, d->cand[k], j);
+	if (ev->woke_timed && !d->exhaustive)
+		timed_races(d, j);
+	/* a timeout the search chose while another thread could run */
+	if (chosen_timeout(nj) && p < MAXT && d->tmo[p] < UINT8_MAX)
+		d->tmo[p]++;
 	return index_event(d, j);
+}
+
+void dpor_set_last(struct dpor *d, uint64_t last)
+{
+	d->last_mask = last;
+}
+
+void dpor_set_max_timeouts(struct dpor *d, unsigned n)
+{
+	d->max_tmo = n;
+}
+
+unsigned long dpor_take_timeouts_pruned(struct dpor *d)
+{
+	unsigned long n = d->tmo_pruned;
+
+	d->tmo_pruned = 0;
+	return n;
+}
+
+/* May the search explore thread w's timeout here (the bound on the
+ * timeouts of a thread in an execution)?  Counts the ones it may not. */
+static bool timeout_allowed(struct dpor *d, int w)
+{
+	if (d->tmo[w] < d->max_tmo)
+		return true;
+	d->tmo_pruned++;
+	return false;
 }
 
 bool dpor_covered(const struct dpor *d, int tid)
@@ -683,7 +755,10 @@ void dpor_ended(struct dpor *d, unsigned k)
 		end_races(d, k);
 	n = &d->nodes[k];
 	for (uint64_t m = n->enabled & ~(1ull << n->chosen); m; m &= m - 1)
-		if (d->optimal)
+		if ((d->last_mask & m & -m) &&
+		    !timeout_allowed(d, __builtin_ctzll(m)))
+			continue; /* a timeout beyond the bound */
+		else if (d->optimal)
 			wut_pending(d, k, __builtin_ctzll(m));
 		else
 			backtrack_at(d, k, m & -m, __builtin_ctzll(m));
@@ -809,6 +884,7 @@ int dpor_choose(struct dpor *d, unsigned k, uint64_t enabled, int prefer)
 	if (!n)
 		return -2;
 	n->enabled = enabled;
+	n->tmask = d->last_mask;
 	n->pre = k ? d->nodes[k - 1].pre +
 			     preempts(d, k - 1, d->nodes[k - 1].chosen)
 		   : 0;
@@ -816,6 +892,13 @@ int dpor_choose(struct dpor *d, unsigned k, uint64_t enabled, int prefer)
 	    inherit_sleep(d, n, &d->nodes[k - 1]) < 0)
 		return -2;
 	cand = allowed(d, k, enabled & ~dpor_sleep_mask(n));
+	/* A timeout is taken by itself only when no other thread can run
+	 * at all; while another one could (asleep here), it is taken only
+	 * where a race put it (timed_races, a reversal's sequence), else
+	 * this execution is sleep-set blocked like any other. */
+	if (cand && !d->exhaustive && !(cand & ~d->last_mask) &&
+	    (enabled & ~d->last_mask) && !(wut_guides(d, k, cand)))
+		cand = 0;
 	if (!cand) {
 		pr_debug("blocked at %u: enabled %#lx asleep %#lx", k,
 			 (unsigned long)enabled,
@@ -824,10 +907,15 @@ int dpor_choose(struct dpor *d, unsigned k, uint64_t enabled, int prefer)
 	}
 	/* Optimal-DPOR: the branch of the node above guides this one */
 	n->chosen = d->optimal ? wut_enter(d, k, cand) : -1;
-	if (n->chosen < 0)
-		n->chosen = (prefer >= 0 && (cand & (1ull << prefer)))
+	if (n->chosen < 0) {
+		/* a timeout only when nothing else may run: the search
+		 * reaches the others where a wake-up ended a timed wait */
+		uint64_t first = cand & ~d->last_mask ? cand & ~d->last_mask
+						      : cand;
+		n->chosen = (prefer >= 0 && (first & (1ull << prefer)))
 				    ? prefer
-				    : __builtin_ctzll(cand);
+				    : __builtin_ctzll(first);
+	}
 	n->backtrack = d->exhaustive ? cand : 1ull << n->chosen;
 	return n->chosen;
 }
@@ -987,9 +1075,9 @@ static void get(const uint8_t **p, void *v, size_t n)
 }
 
 /* A subtree blob: exhaustive, bound, the number of nodes, then per node
- * enabled, backtrack, done, pre, nvalues, vidx, chosen, and the last
+ * enabled, backtrack, done, tmask, pre, nvalues, vidx, chosen, and the last
  * node's sleepers (tid, done, event). */
-#define NODE_BYTES (3 * 8 + 4 + 2 + 2 + 4)
+#define NODE_BYTES (4 * 8 + 4 + 2 + 2 + 4)
 
 size_t dpor_steal(struct dpor *d, void **blob, int *tid)
 {
@@ -1024,6 +1112,7 @@ size_t dpor_steal(struct dpor *d, void **blob, int *tid)
 		put(&p, &m->enabled, 8);
 		put(&p, &m->backtrack, 8);
 		put(&p, &m->done, 8);
+		put(&p, &m->tmask, 8);
 		put(&p, &m->pre, 4);
 		put(&p, i == k ? &(uint16_t){ 0 } : &m->nvalues, 2);
 		put(&p, i == k ? &(uint16_t){ 0 } : &m->vidx, 2);
@@ -1075,6 +1164,7 @@ struct dpor *dpor_load(const void *blob, size_t len)
 		get(&p, &m->enabled, 8);
 		get(&p, &m->backtrack, 8);
 		get(&p, &m->done, 8);
+		get(&p, &m->tmask, 8);
 		get(&p, &m->pre, 4);
 		get(&p, &m->nvalues, 2);
 		get(&p, &m->vidx, 2);
@@ -1177,6 +1267,18 @@ int dpor_resume(struct dpor *d, unsigned depth)
 uint64_t dpor_serial(const struct dpor *d)
 {
 	return d->serial;
+}
+
+bool dpor_timeout_beyond(struct dpor *d, unsigned k, int tid,
+			 uint64_t enabled)
+{
+	if (d->exhaustive || !(enabled & ~d->last_mask) || tid >= MAXT ||
+	    d->tmo[tid] < d->max_tmo)
+		return false;
+	d->tmo_pruned++;
+	if (k < d->n && d->nodes[k].chosen == tid) /* not again here */
+		d->nodes[k].done |= 1ull << tid;
+	return true;
 }
 
 unsigned dpor_length(const struct dpor *d)

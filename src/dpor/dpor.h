@@ -71,6 +71,23 @@ bool dpor_covered(const struct dpor *d, int tid);
  * the end. */
 void dpor_ended(struct dpor *d, unsigned k);
 
+/* Threads (mask) whose event at the next dpor_choose is a timeout: a
+ * new node takes them only when no other thread is allowed. */
+void dpor_set_last(struct dpor *d, uint64_t last);
+
+/* Explore executions in which each thread times out at most n times
+ * while another thread could have run (a timeout when nothing else can
+ * run is not counted); the timeout branches the bound left out since
+ * the last call (the search is then not complete). */
+void dpor_set_max_timeouts(struct dpor *d, unsigned n);
+unsigned long dpor_take_timeouts_pruned(struct dpor *d);
+/* Would thread tid's timeout now, while a thread of enabled that does
+ * not time out could run, go beyond the bound (counted if so)?  Whatever
+ * chose it (a replayed prefix, a reversal's sequence): the execution is
+ * then cut, as sleep-set blocked. */
+bool dpor_timeout_beyond(struct dpor *d, unsigned k, int tid,
+			 uint64_t enabled);
+
 /* Thread tid blocked in a spin loop after the event at point k - 1: its
  * last n events were an iteration that changed nothing (tracer.h,
  * struct tr_stutter).  A later write is not explored before them: the

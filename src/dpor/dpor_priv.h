@@ -23,6 +23,7 @@ struct sleeper {
 
 struct node {
 	uint64_t enabled, backtrack, done;
+	uint64_t tmask;     /* enabled threads whose event was a timeout */
 	struct sleeper *sleep; /* entry sleep set, then explored threads */
 	int nsleep, capsleep;
 	int chosen;
@@ -112,6 +113,13 @@ struct dpor {
 	/* wakeup-tree nodes (wakeup.c), with a free list */
 	struct wt *wt;
 	int32_t nwt, capwt, wfree;
+	uint64_t last_mask; /* dpor_set_last: timeouts, taken last */
+	/* timeouts (dpor_set_max_timeouts): a thread's timeouts chosen
+	 * while another thread could run (derived), the bound, and how
+	 * many timeout branches the bound left out */
+	uint8_t tmo[MAXT];
+	unsigned max_tmo;
+	unsigned long tmo_pruned;
 };
 
 
@@ -131,10 +139,15 @@ void wut_race(struct dpor *d, unsigned i, unsigned j);
 /* Thread t, enabled at node k, could still have run before the end of
  * the process there (its event is not known: it conflicts with all). */
 void wut_pending(struct dpor *d, unsigned k, int t);
+/* The one-event sequence e (a thread's timeout) at node k, unless a
+ * thread asleep there covers it. */
+void wut_event(struct dpor *d, unsigned k, const struct tr_event *e);
 /* Node k (new) takes its wakeup tree from node k - 1's branch; returns
  * the thread its leftmost branch starts with, usable now (enabled,
  * awake, allowed: mask ok), or -1. */
 int wut_enter(struct dpor *d, unsigned k, uint64_t ok);
+/* Does the branch node k - 1 follows go on with a thread of ok? */
+bool wut_guides(const struct dpor *d, unsigned k, uint64_t ok);
 /* Node k's next branch (its tree's leftmost usable one): the thread, or
  * -1 when none is left.  Frees the branch just explored. */
 int wut_next(struct dpor *d, unsigned k, uint64_t ok);

@@ -553,6 +553,22 @@ static int install_hooks(struct explorer *x)
 /* The threads that can perform an event now.  Every runnable thread's
  * pending event is computed first: a thread may turn out blocked (a join
  * of a live thread), and the enabled set must be exact for the tree. */
+/* Can thread i time out now (its next event, EV_TIMEOUT)?  A timed wait
+ * may time out whenever it is blocked (--no-timeouts: only when no
+ * thread can run, tracer_timeout_one); the explorer takes that branch
+ * last (dpor_set_last) and explores it where a wake-up ended the wait
+ * (dpor.c, timed_races). */
+static bool timed_out_able(struct explorer *x, int i)
+{
+	const struct tr_thread_info *ti;
+
+	if (x->o->no_timeouts || i >= TR_AUX_BASE ||
+	    tracer_status(x->t, i) != TS_BLOCKED)
+		return false;
+	ti = tracer_thread(x->t, i);
+	return ti && ti->status == TS_BLOCKED && ti->timed;
+}
+
 static uint64_t runnable(struct explorer *x)
 {
 	/* the update threads of non-empty buffers can flush */
@@ -560,6 +576,10 @@ static uint64_t runnable(struct explorer *x)
 
 	for (int i = 0; i < tracer_nthreads(x->t) && !tracer_ended(x->t); i++) {
 		bool buffered = tracer_buffered(x->t, i);
+		if (timed_out_able(x, i)) {
+			m |= 1ull << i; /* its event: the timeout */
+			continue;
+		}
 		if (tracer_status(x->t, i) != TS_RUNNABLE)
 			continue;
 		const struct tr_thread_info *ti = tracer_thread(x->t, i);
@@ -774,6 +794,17 @@ static enum exec_result step_loop(struct explorer *x)
 				tracer_set_deadlock(x->t);
 			continue;
 		}
+		uint64_t last = 0;
+		for (uint64_t m = enabled & ((1ull << TR_AUX_BASE) - 1); m;
+		     m &= m - 1)
+			if (timed_out_able(x, __builtin_ctzll(m)))
+				last |= m & -m;
+		/* a schedule file or a sampling strategy chooses itself */
+		dpor_set_last(x->dpor, x->replay.s ||
+					       x->o->strategy == STRAT_RANDOM ||
+					       x->o->strategy == STRAT_PCT
+				       ? 0
+				       : last);
 		int tid = pick(x, k, enabled);
 		if (tid == -1)
 			return EXEC_BLOCKED;
@@ -781,6 +812,11 @@ static enum exec_result step_loop(struct explorer *x)
 			return EXEC_FAILED;
 		if (tid >= TR_AUX_BASE) {
 			tracer_flush(x->t, tid - TR_AUX_BASE, &ev);
+		} else if (last >> tid & 1) {
+			if (dpor_timeout_beyond(x->dpor, k, tid, enabled))
+				return EXEC_BLOCKED;
+			x->cur = tid;
+			tracer_timeout(x->t, tid, &ev);
 		} else {
 			x->cur = tid;
 			if (choose_value(x, k, tid) < 0)
@@ -1052,6 +1088,16 @@ static void cover_note(struct explorer *x, bool complete, bool interrupted,
 			 "rest was NOT explored (--keep-going explores it)",
 			 r->executions + r->blocked_executions +
 				 r->assume_blocked);
+	else if (r->timeouts_pruned && !interrupted &&
+		 !(x->o->max_executions &&
+		   r->executions >= x->o->max_executions))
+		snprintf(r->note, sizeof r->note,
+			 "every execution in which no thread times out more "
+			 "than %ld time%s while another could run explored "
+			 "(%lu executions, %s); %lu branches with more were "
+			 "NOT explored (--max-timeouts N raises the bound)",
+			 x->o->max_timeouts, x->o->max_timeouts == 1 ? "" : "s",
+			 r->executions, r->strategy, r->timeouts_pruned);
 	else if (r->pso_shared)
 		snprintf(r->note, sizeof r->note,
 			 "pso: %lu stores to a thread's %s location shared a "
@@ -1272,7 +1318,11 @@ static enum exec_result run(struct explorer *x, unsigned long index,
 			pct_begin(x);
 	}
 	unsigned prefix = x->dpor ? dpor_prefix(x->dpor) : 0;
+	if (x->dpor)
+		dpor_set_max_timeouts(x->dpor, (unsigned)x->o->max_timeouts);
 	r = one_execution(x, err);
+	if (x->dpor) /* timeout branches beyond --max-timeouts */
+		x->res->timeouts_pruned += dpor_take_timeouts_pruned(x->dpor);
 	if (x->dpor && r != EXEC_FAILED) {
 		unsigned len = dpor_length(x->dpor);
 		unsigned rep = prefix < len ? prefix : len;
@@ -1461,6 +1511,8 @@ done:
 	if (res->max_steps_cut) /* what those executions did next is unknown */
 		complete = x.bound_done = false;
 	if (res->pso_shared) /* reorderings of stores in a shared FIFO */
+		complete = x.bound_done = false;
+	if (res->timeouts_pruned) /* more timeouts in a row */
 		complete = x.bound_done = false;
 	res->complete = complete;
 	res->elapsed_s = now() - t0;

@@ -668,7 +668,7 @@ static void pack_results(struct worker *k, struct buf *b)
 			 r->assume_blocked, r->events, r->ptrace_stops,
 			 r->max_steps_cut, r->pso_shared, r->sanity_checked,
 			 r->sanity_mismatches, explorer_snapshots(k->x),
-			 r->replayed, r->checkpoints };
+			 r->replayed, r->checkpoints, r->timeouts_pruned };
 
 	put(b, n, sizeof n);
 	put64(b, r->noutcomes);
@@ -1281,7 +1281,7 @@ static void coord_poll(struct coord *c, int timeout)
 static void merge(struct coord *c, struct buf *b)
 {
 	struct results *r = c->res;
-	uint64_t n[12];
+	uint64_t n[13];
 	bool lead = false; /* this worker's errors[0] is the reported one */
 
 	get(b, n, sizeof n);
@@ -1297,6 +1297,7 @@ static void merge(struct coord *c, struct buf *b)
 	c->po->snapshots |= n[9] != 0;
 	r->replayed += n[10];
 	r->checkpoints += n[11];
+	r->timeouts_pruned += n[12];
 	for (uint64_t i = get64(b); i > 0 && !b->bad; i--) {
 		struct outcome o = { 0 };
 		o.len = get64(b);

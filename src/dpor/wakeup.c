@@ -229,6 +229,16 @@ void wut_pending(struct dpor *d, unsigned k, int t)
 		insert(d, &n->wroot, &v);
 }
 
+void wut_event(struct dpor *d, unsigned k, const struct tr_event *e)
+{
+	struct seq v = { .n = 1 };
+	struct node *n = &d->nodes[k];
+
+	v.e[0] = e;
+	if (!asleep_initial(d, n, &v))
+		insert(d, &n->wroot, &v);
+}
+
 /* Take node n's first branch whose thread is in ok: it becomes .wcur;
  * branches before it that cannot be taken are dropped (a thread asleep
  * there has covered them).  Returns the thread or -1. */
@@ -246,6 +256,18 @@ static int take(struct dpor *d, struct node *n, uint64_t ok)
 		wt_free(d, c);
 	}
 	return -1;
+}
+
+bool wut_guides(const struct dpor *d, unsigned k, uint64_t ok)
+{
+	const struct node *prev = k ? &d->nodes[k - 1] : NULL;
+
+	if (!d->optimal || !prev || prev->wcur < 0)
+		return false;
+	for (int32_t c = d->wt[prev->wcur].child; c >= 0; c = d->wt[c].sibling)
+		if (ok >> d->wt[c].ev.tid & 1)
+			return true;
+	return false;
 }
 
 int wut_enter(struct dpor *d, unsigned k, uint64_t ok)

@@ -268,6 +268,9 @@ int report_json(const struct results *r, FILE *f)
 	if (r->max_steps_cut)
 		fprintf(f, "  \"max_steps_executions\": %lu,\n",
 			r->max_steps_cut);
+	if (r->timeouts_pruned)
+		fprintf(f, "  \"timeouts_not_explored\": %lu,\n",
+			r->timeouts_pruned);
 	if (r->preemption_bound >= 0)
 		fprintf(f, "  \"preemption_bound\": %ld,\n",
 			r->preemption_bound);

@@ -80,6 +80,8 @@ struct results {
 	unsigned long traces;   /* distinct happens-before classes seen */
 	long preemption_bound;  /* icb, --preemptions: the bound, -1 none */
 	unsigned long max_steps_cut; /* executions ended by --max-steps */
+	unsigned long timeouts_pruned; /* timeout branches beyond
+					* --max-timeouts, not explored */
 	uint64_t pso_shared;    /* pso stores that shared a FIFO with
 				 * another location (out of buffers) */
 	bool sanity;            /* --sanity ran: the two counts below */

@@ -2,6 +2,7 @@
  * reorderings in it (see trace.h for what is shown and folded). */
 #include "report/trace.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -337,7 +338,7 @@ static bool always_shown(const struct tr_event *ev)
 	switch (ev->kind) {
 	case EV_SPAWN: case EV_EXIT: case EV_JOIN: case EV_OUTPUT:
 	case EV_END: case EV_FENCE: case EV_NONDET: case EV_ATOMIC:
-	case EV_SYNC:
+	case EV_SYNC: case EV_TIMEOUT:
 		return true;
 	default:
 		return ev->fenced;
@@ -561,6 +562,10 @@ static void insn_text(const struct tctx *c, const struct tr_event *ev,
 	b[0] = 0;
 	if (ev->kind == EV_UPDATE)
 		return;
+	if (ev->kind == EV_TIMEOUT) {
+		snprintf(b, n, "(time passes)");
+		return;
+	}
 	if (ev->kind == EV_NONDET || ev->kind == EV_ATOMIC ||
 	    ev->kind == EV_CALL || ev->kind == EV_SYNC ||
 	    (ev->kind == EV_END && ev->sysno < 0)) {
@@ -718,7 +723,9 @@ static void put_sync(struct tctx *c, const struct tr_event *ev)
 	data_text(c, ev->acc[0].addr, o, sizeof o);
 	switch (ev->sync_op) {
 	case HOOK_SYNC_MUTEX_LOCK: case HOOK_SYNC_MUTEX_TIMEDLOCK:
-		what = "locks %s"; break;
+		what = ev->value == ETIMEDOUT ? "gives up on %s (ETIMEDOUT)"
+					      : "locks %s";
+		break;
 	case HOOK_SYNC_MUTEX_TRYLOCK: what = "trylock %s"; break;
 	case HOOK_SYNC_MUTEX_UNLOCK: what = "unlocks %s"; break;
 	case HOOK_SYNC_MUTEX_DESTROY: what = "destroys %s"; break;
@@ -729,7 +736,9 @@ static void put_sync(struct tctx *c, const struct tr_event *ev)
 			fprintf(c->f, "  unlocks %s, waits on %s", m, o);
 			return;
 		}
-		what = "woken, locks %s again"; break;
+		what = ev->value == ETIMEDOUT ? "timed out, locks %s again"
+					      : "woken, locks %s again";
+		break;
 	case HOOK_SYNC_COND_SIGNAL: what = "signals %s"; break;
 	case HOOK_SYNC_COND_BROADCAST: what = "broadcasts %s"; break;
 	case HOOK_SYNC_COND_DESTROY: what = "destroys %s"; break;
@@ -786,6 +795,11 @@ static void put_effect(struct tctx *c, size_t k)
 		return;
 	case EV_FUTEX:
 		fprintf(c->f, "  futex on %s",
+			ev->nacc ? data_text(c, ev->acc[0].addr, at, sizeof at)
+				 : "?");
+		return;
+	case EV_TIMEOUT:
+		fprintf(c->f, "  its wait on %s times out",
 			ev->nacc ? data_text(c, ev->acc[0].addr, at, sizeof at)
 				 : "?");
 		return;

@@ -220,6 +220,7 @@ static int apply(struct tracer *t, const struct tr_checkpoint *c,
 	 * (its one thread blocked before a second existed) too: native
 	 * mode lifts them as they are hit */
 	t->nnlift = 0;
+	bp_restored(t);
 	return tr_sync_regs(t);
 }
 
@@ -274,13 +275,18 @@ void tr_snapshot_free(struct tracer *t)
 }
 
 /* A breakpoint inserted now is written into the snapshot too, so that
- * later executions start with it. */
-void tr_snapshot_poke(struct tracer *t, uint64_t addr, uint8_t byte)
+ * later executions start with it.  False when a copy could not take it:
+ * code mapped after the copy was made (a library dlopen'ed by
+ * pthread_exit, say) is not in it. */
+bool tr_snapshot_poke(struct tracer *t, uint64_t addr, uint8_t byte)
 {
+	bool all = true;
+
 	if (t->snap)
-		proc_write(&t->snap->base->proc, addr, &byte, 1);
+		all = proc_write(&t->snap->base->proc, addr, &byte, 1) == 1;
 	for (struct tr_checkpoint *c = t->cps; c; c = c->next)
-		proc_write(&c->proc, addr, &byte, 1);
+		all &= proc_write(&c->proc, addr, &byte, 1) == 1;
+	return all;
 }
 
 /* ---- checkpoints ---- */

@@ -287,6 +287,8 @@ static int mutex_at(struct tracer *t, struct lthread *th, uint8_t hook,
 		}
 	}
 	sync_acc(ev, m, hook);
+	if (th->sync_phase == PHASE_TIMEDOUT)
+		ev->value = ETIMEDOUT; /* for reports */
 	return 1;
 }
 
@@ -306,6 +308,8 @@ static int cond_wait_at(struct tracer *t, struct lthread *th, uint8_t hook,
 			return 3;
 		}
 		sync_acc(ev, m, hook);
+		if (th->sync_phase == PHASE_TIMEDOUT)
+			ev->value = ETIMEDOUT; /* for reports */
 		return 1;
 	}
 	sync_acc(ev, c, hook);
@@ -436,8 +440,15 @@ static long sem_perform(struct tracer *t, uint8_t hook, uint64_t s)
 {
 	uint32_t v = rd32(t, s);
 
-	if (hook == HOOK_SYNC_SEM_POST)
-		return v == UINT32_MAX ? -1 : wr32(t, s, v + 1);
+	if (hook == HOOK_SYNC_SEM_POST) {
+		if (v == UINT32_MAX || wr32(t, s, v + 1) < 0)
+			return -1;
+		/* a waiter inside glibc's own code (sem_timedwait,
+		 * sem_clockwait are not hooked) sleeps on the value word:
+		 * wake one, as glibc's sem_post does when it has waiters */
+		futex_wake(t, s, 1, UINT32_MAX);
+		return 0;
+	}
 	return wr32(t, s, v - 1);
 }
 

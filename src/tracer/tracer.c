@@ -37,6 +37,7 @@ static const char *const kind_names[EV_NKINDS] = {
 	[EV_SYNC] = "sync",
 	[EV_UPDATE] = "update",   [EV_NONDET] = "nondet",
 	[EV_ATOMIC] = "atomic",   [EV_CALL] = "call",
+	[EV_TIMEOUT] = "timeout",
 };
 
 const char *ev_kind_name(enum ev_kind k)
@@ -880,7 +881,8 @@ static int prelift(struct tracer *t, struct lifted *l, struct lthread *th)
 		return 0; /* native: plain breakpoints are lifted already */
 	for (size_t i = 0; i < t->nbps; i++) {
 		struct bp *b = &t->bps[i];
-		if (b->region_hit && b->addr != end && !vf_acting(b->hook) &&
+		if (b->region_hit && !b->absent && b->addr != end &&
+		    !vf_acting(b->hook) &&
 		    lift(t, l, b) < 0)
 			return -1;
 	}
@@ -1444,6 +1446,12 @@ int tracer_step(struct tracer *t, int tid, struct tr_event *done)
 	if (th->info.status != TS_RUNNABLE)
 		goto out; /* it blocked while running natively */
 	bool probing = t->probe_events > 0;
+	uint64_t timed = 0, seq[TR_AUX_BASE];
+	for (int i = 0; i < t->nthreads && i < TR_AUX_BASE; i++)
+		if (t->th[i].info.status == TS_BLOCKED && t->th[i].info.timed) {
+			timed |= 1ull << i;
+			seq[i] = t->th[i].wait_seq;
+		}
 	*done = th->info.pending;
 	th->info.pending_known = false;
 	th->need_advance = true;
@@ -1474,6 +1482,15 @@ int tracer_step(struct tracer *t, int tid, struct tr_event *done)
 		await_wake(t, done);
 	/* a region's wake-ups and child are known once it has run */
 	done->woke = futex_take_woken(t);
+	/* the timed waits it ended (woken, or looking again) */
+	done->woke_timed = 0;
+	for (uint64_t m = timed; m; m &= m - 1) {
+		int i = __builtin_ctzll(m);
+		const struct lthread *o = &t->th[i];
+		if (o->info.status != TS_BLOCKED || !o->info.timed ||
+		    o->wait_seq != seq[i])
+			done->woke_timed |= 1ull << i;
+	}
 	if (done->region == RG_CREATE)
 		done->child = th->region_child;
 	if (done->region == RG_LIB)
@@ -1499,6 +1516,23 @@ void tracer_allow_native(struct tracer *t, bool ok)
 	t->native_ok = ok;
 }
 
+/* th's timed wait ends with ETIMEDOUT now. */
+static void time_out(struct tracer *t, struct lthread *th)
+{
+	det_clock_reach(t, th->wait_deadline);
+	if (th->info.wait >= TW_MUTEX) {
+		sync_timeout(th);
+		return;
+	}
+	th->info.status = TS_RUNNABLE;
+	th->info.wait = TW_NONE;
+	th->regs.rax = (uint64_t)-ETIMEDOUT;
+	if (th == &t->th[t->cur])
+		t->regs_dirty = true;
+	th->need_advance = true;
+	th->info.pending_known = false;
+}
+
 int tracer_timeout_one(struct tracer *t)
 {
 	struct lthread *best = NULL;
@@ -1516,17 +1550,29 @@ int tracer_timeout_one(struct tracer *t)
 	}
 	if (!best)
 		return -1;
-	det_clock_reach(t, best->wait_deadline);
-	if (best->info.wait >= TW_MUTEX) {
-		sync_timeout(best);
-		return 0;
-	}
-	best->info.status = TS_RUNNABLE;
-	best->info.wait = TW_NONE;
-	best->regs.rax = (uint64_t)-ETIMEDOUT;
-	if (best == &t->th[t->cur])
-		t->regs_dirty = true;
-	best->need_advance = true;
+	time_out(t, best);
+	return 0;
+}
+
+int tracer_timeout(struct tracer *t, int tid, struct tr_event *done)
+{
+	struct lthread *th = &t->th[tid];
+
+	if (tid < 0 || tid >= t->nthreads || th->info.status != TS_BLOCKED ||
+	    !th->info.timed)
+		return 1;
+	memset(done, 0, sizeof *done);
+	done->tid = tid;
+	done->kind = EV_TIMEOUT;
+	done->pc = th->info.wait_pc;
+	done->sysno = -1;
+	done->nacc = 1;
+	done->acc[0] = (struct dec_access){ th->info.wait_addr, 4,
+					    DEC_READ | DEC_WRITE,
+					    DEC_MEM_EXPLICIT };
+	time_out(t, th);
+	t->steps++;
+	t->st.events++;
 	return 0;
 }
 

@@ -57,6 +57,9 @@ enum ev_kind {
 		     * accesses (docs/LIBRARY.md) */
 	EV_SYNC,    /* a pthread synchronisation call as one event, its
 		     * effect emulated (sync.c; .sync_op, .acc[0] the object) */
+	EV_TIMEOUT, /* a timed wait times out (tracer_timeout): the thread
+		     * stops waiting, the virtual clock reaches its deadline;
+		     * .acc[0] the object it waited on */
 	EV_NKINDS
 };
 
@@ -84,6 +87,8 @@ struct tr_event {
 	int fd;        /* EV_OUTPUT: 1 or 2 */
 	uint64_t woke; /* threads this event made runnable (futex wake,
 			* exit waking joiners): they happen after it */
+	uint64_t woke_timed; /* threads whose timed wait this event ended:
+			      * their timeout could have come first */
 	uint8_t region; /* enum tr_region: performed as one atomic step */
 	/* Values of plain and locked accesses (first 8 bytes, little-endian):
 	 * rval[i] what acc[i] read, as the thread saw it (store-buffer
@@ -338,6 +343,12 @@ int tracer_flush(struct tracer *t, int slot, struct tr_event *done);
 /* When no thread is runnable: wake the oldest timed wait with ETIMEDOUT
  * (a virtual clock jump).  Returns 0 if one was woken, -1 if none. */
 int tracer_timeout_one(struct tracer *t);
+
+/* Thread tid, blocked in a timed wait (tr_thread_info.timed), times out
+ * now, as an event (EV_TIMEOUT, into *done): the virtual clock reaches
+ * its deadline, the call returns ETIMEDOUT (a timed condvar wait relocks
+ * its mutex first).  Returns 0, or 1 if tid is not in a timed wait. */
+int tracer_timeout(struct tracer *t, int tid, struct tr_event *done);
 
 /* End the execution as a deadlock (every live thread blocked). */
 void tracer_set_deadlock(struct tracer *t);

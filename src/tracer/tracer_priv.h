@@ -59,6 +59,11 @@ struct bp {
 	uint8_t hook; /* enum tr_hook, 0 for a plain stop point */
 	bool region_hit; /* a region ran into it: lifted before regions
 			  * run (tracer.c, prelift()) */
+	bool unsure;     /* the snapshot or a checkpoint did not take its
+			  * int3 (code mapped after it): a restored copy
+			  * may lack it (bp_restored) */
+	bool absent;     /* not in the current process: not a stop point
+			  * until bp_insert plants it again */
 };
 
 struct output {
@@ -158,6 +163,9 @@ struct bp *bp_find(struct tracer *t, uint64_t addr);
 int bp_insert(struct tracer *t, uint64_t addr, uint8_t hook);
 size_t bp_fetch(void *tracer, uint64_t pc, uint8_t *buf, size_t n);
 void bp_lift(struct tracer *t, uint64_t lo, uint64_t hi, bool lift);
+/* After a snapshot or checkpoint is restored: which breakpoints its
+ * copy lacks (they are absent until bp_insert plants them again). */
+void bp_restored(struct tracer *t);
 /* Lift or re-insert every breakpoint that is not a hook, or a hook that
  * does not matter while one thread runs natively (bp_native_lifted). */
 /* native mode: lift stop point b when the lone thread hits it (and
@@ -167,7 +175,7 @@ void bp_native_restore(struct tracer *t);
 
 /* snapshot.c */
 void tr_snapshot_free(struct tracer *t);
-void tr_snapshot_poke(struct tracer *t, uint64_t addr, uint8_t byte);
+bool tr_snapshot_poke(struct tracer *t, uint64_t addr, uint8_t byte);
 
 /* walk.c — place stop points before every possibly visible instruction
  * reachable from the current pc of the current thread. */

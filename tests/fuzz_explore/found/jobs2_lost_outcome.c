@@ -20,6 +20,15 @@
  * but then 8 runs in 10; with 62c5f49 both --jobs 1 and 2 give 4
  * executions and 2 outcomes ("m\nt2\n" missing in both).  Seeds 2064 and
  * 3128 (jobs2_replay_diverged.c) show the same internal error.
+ *
+ * FIXED: t1's pthread_exit makes glibc dlopen libgcc_s after the fork
+ * snapshot; the stop points planted in it could not be written into the
+ * snapshot, so every execution restored from it ran libgcc_s's
+ * destructors without their events, and a worker that replayed a prefix
+ * of its first (launched, not restored) execution diverged at them.
+ * bp.c now marks such breakpoints and checks them after each restore
+ * (bp_restored).  10 of 10 --jobs 2 runs: 4 executions, complete, the 3
+ * outcomes.  Regression test: samples/pthread_exit_unjoined.c (jobs.txt).
  */
 #include <pthread.h>
 #include <stdio.h>
