@@ -15,6 +15,7 @@
 #include "report/dot.h"
 #include "report/results.h"
 #include "report/sarif.h"
+#include "report/svcomp.h"
 #include "tracer/handoff.h"
 #include "tracer/log.h"
 #include "tracer/proc.h"
@@ -54,6 +55,29 @@ static int write_sarif(const struct options *o, const struct results *r)
 	if (fclose(f) != 0)
 		rc = -1;
 	return rc;
+}
+
+/* --witness FILE: the reported violation's witness; none for a program
+ * without one (a correctness answer needs none): a note on stderr. */
+static int write_witness(const struct options *o, const struct results *r)
+{
+	const struct error_rec *e = r->nerrors ? &r->errors[0] : NULL;
+	FILE *f;
+
+	if (!o->witness)
+		return 0;
+	if (!e || !e->witness) {
+		fprintf(stderr, "x86smc: --witness: %s, %s not written\n",
+			e ? "the error has no source line" : "no violation",
+			o->witness);
+		return 0;
+	}
+	if (!(f = fopen(o->witness, "w")) || fputs(e->witness, f) < 0 ||
+	    fclose(f) != 0) {
+		fprintf(stderr, "x86smc: cannot write %s\n", o->witness);
+		return -1;
+	}
+	return 0;
 }
 
 /* --dot FILE, --svg FILE: the reported error's happens-before graph.
@@ -186,6 +210,22 @@ static int robustness(const struct options *o, struct results *res)
 	return res->nnon_sc ? 1 : 0;
 }
 
+/* --property: the answer, and the exit status it gives (0 true, 1 false,
+ * 3 unknown; 2 stays 2: the program could not be run). */
+static int answer(const struct options *o, struct results *res, int r)
+{
+	svcomp_answer(o, res);
+	if (r == 2) { /* the search failed: the line above says why */
+		snprintf(res->answer, sizeof res->answer, "unknown");
+		snprintf(res->answer_result, sizeof res->answer_result,
+			 "unknown");
+		snprintf(res->answer_reason, sizeof res->answer_reason,
+			 "x86smc could not go on (the message above says why)");
+		return 2;
+	}
+	return res->answer[0] == 't' ? 0 : res->answer[0] == 'f' ? 1 : 3;
+}
+
 /* An MPI rank other than 0 (dist.h): its workers serve rank 0's
  * searches; it prints nothing, and its exit status is 0 (mpirun's is
  * rank 0's). */
@@ -212,6 +252,13 @@ int main(int argc, char **argv)
 	int r, rank;
 
 	r = opts_parse(argc, argv, &o, err, sizeof err);
+	/* options derived from others: on every MPI rank alike */
+	if (r == 0 && o.property_file &&
+	    svcomp_read_property(o.property_file, &o.property, err,
+				 sizeof err) < 0)
+		r = -1;
+	if (r == 0 && o.property == PROP_NO_DATA_RACE)
+		o.races = true;
 	rank = dist_init(&argc, &argv, r == 0 && o.mpi);
 	if (rank > 0)
 		return serve(&o, r);
@@ -261,10 +308,14 @@ static int run(struct options *o_)
 	if (r != 2 || res.executions > 0 || proc_interrupted()) {
 		FILE *human = (o.json && strcmp(o.json, "-") == 0) ? stderr
 								  : stdout;
+		if (o.property)
+			r = answer(&o, &res, r);
 		report_text(&res, human, o.outcomes);
+		svcomp_print(&res, human);
 		if (write_json(&o, &res) < 0 && r == 0)
 			r = 2;
-		if ((write_sarif(&o, &res) < 0 || write_graph(&o, &res) < 0) &&
+		if ((write_sarif(&o, &res) < 0 || write_graph(&o, &res) < 0 ||
+		     write_witness(&o, &res) < 0) &&
 		    r == 0)
 			r = 2;
 	}

@@ -8,6 +8,9 @@
 #define X86SMC_VERSION "0.1.0"
 
 enum model { MODEL_SC, MODEL_TSO, MODEL_PSO };
+/* --property FILE.prp (SV-COMP, docs/SVCOMP.md): which errors are
+ * violations; the others end a path */
+enum property { PROP_NONE, PROP_UNREACH_CALL, PROP_NO_DATA_RACE };
 enum strategy { STRAT_DEFAULT, STRAT_DPOR, STRAT_EXHAUSTIVE, STRAT_ICB,
 		STRAT_RANDOM, STRAT_PCT, STRAT_SOURCE };
 
@@ -61,6 +64,22 @@ struct options {
 	 * --dot FILE (Graphviz DOT), --svg FILE (rendered by dot -Tsvg);
 	 * --sarif FILE: SARIF 2.1.0 results ("-" = stdout for all three) */
 	const char *dot, *svg, *sarif;
+	/* --property FILE (its name; main.c reads it into property),
+	 * --races: the data-race monitor (on under no-data-race),
+	 * --witness FILE: a violation witness (format 2.0, YAML) */
+	const char *property_file, *witness;
+	enum property property;
+	bool races;
+	/* output oracles (issue 17): --expect-exit N (the status a correct
+	 * run ends with; default 0), --expect-stdout FILE, --expect-file
+	 * PATH=GOLDEN: an execution that ends otherwise is an error of kind
+	 * exit-code or wrong-output */
+	long expect_exit;
+	const char *expect_stdout;
+#define MAX_EXPECT_FILES 8
+	const char *expect_path[MAX_EXPECT_FILES];
+	const char *expect_golden[MAX_EXPECT_FILES];
+	int nexpect_files;
 	bool version; /* --version: opts_parse returned 1, main prints it */
 	bool mpi;     /* --mpi: join an MPI job (dist.h) even when its
 		       * environment does not say so */

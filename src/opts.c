@@ -88,6 +88,22 @@ void opts_usage(void)
 	     "stopped at the\n"
 	     "                              failing instruction to gdb, or "
 	     "write its core\n"
+	     "  --property FILE.prp         SV-COMP property (unreach-call, "
+	     "no-data-race):\n"
+	     "                              only its violations are errors; "
+	     "prints the answer\n"
+	     "                              true|false|unknown "
+	     "(docs/SVCOMP.md)\n"
+	     "  --races                     data-race monitor (error kind "
+	     "data-race)\n"
+	     "  --witness FILE              SV-COMP violation witness "
+	     "(format 2.0, YAML)\n"
+	     "  --expect-exit N             the exit status of a correct run "
+	     "(default 0)\n"
+	     "  --expect-stdout FILE        stdout must equal FILE, else "
+	     "wrong-output\n"
+	     "  --expect-file PATH=GOLDEN   at the end PATH must equal GOLDEN "
+	     "(repeatable)\n"
 	     "  --jobs N                    parallel workers (per MPI rank "
 	     "under mpirun)\n"
 	     "  --mpi                       join an MPI job even if its "
@@ -95,7 +111,8 @@ void opts_usage(void)
 	     "  --robustness  --sanity\n"
 	     "  -v (verbose)  -h/--help  --version\n"
 	     "exit status: 0 no error, 1 error found, 2 usage error or the "
-	     "target could not be run, 3 stopped by a limit");
+	     "target could not be run, 3 stopped by a limit;\n"
+	     "  under --property: 0 true, 1 false, 3 unknown");
 }
 
 static int parse_ulong(const char *s, unsigned long *v)
@@ -165,7 +182,9 @@ enum { O_MODEL = 256, O_STRATEGY, O_PREEMPT, O_MAXEXEC, O_TIMEOUT,
        O_MAXSTEPS, O_KEEP, O_OUTCOMES, O_JSON, O_TRACEOUT, O_REPLAY, O_JOBS,
        O_ROBUST, O_NONDET, O_SANITY, O_VERSION, O_SEED, O_FENCE,
        O_ATOMIC_CALL, O_NO_ATOMIC_CALL, O_SYNC, O_FRAMES, O_GDB, O_CORE,
-       O_DOT, O_SVG, O_SARIF, O_NO_TIMEOUTS, O_MAX_TIMEOUTS, O_MPI };
+       O_DOT, O_SVG, O_SARIF, O_NO_TIMEOUTS, O_MAX_TIMEOUTS, O_PROPERTY,
+       O_RACES, O_WITNESS, O_EXPECT_EXIT, O_EXPECT_STDOUT, O_EXPECT_FILE,
+       O_MPI };
 
 static const struct option longopts[] = {
 	{ "model", required_argument, 0, O_MODEL },
@@ -197,6 +216,12 @@ static const struct option longopts[] = {
 	{ "dot", required_argument, 0, O_DOT },
 	{ "svg", required_argument, 0, O_SVG },
 	{ "sarif", required_argument, 0, O_SARIF },
+	{ "property", required_argument, 0, O_PROPERTY },
+	{ "races", no_argument, 0, O_RACES },
+	{ "witness", required_argument, 0, O_WITNESS },
+	{ "expect-exit", required_argument, 0, O_EXPECT_EXIT },
+	{ "expect-stdout", required_argument, 0, O_EXPECT_STDOUT },
+	{ "expect-file", required_argument, 0, O_EXPECT_FILE },
 	{ "help", no_argument, 0, 'h' },
 	{ "version", no_argument, 0, O_VERSION },
 	{ 0, 0, 0, 0 },
@@ -286,6 +311,34 @@ static int set(struct options *o, int c, const char *arg, char *err,
 			goto bad;
 		*(c == O_DOT ? &o->dot : c == O_SVG ? &o->svg : &o->sarif) = arg;
 		return 0;
+	case O_PROPERTY: case O_WITNESS:
+		if (!*arg)
+			goto bad;
+		*(c == O_PROPERTY ? &o->property_file : &o->witness) = arg;
+		return 0;
+	case O_RACES: o->races = true; return 0;
+	case O_EXPECT_EXIT:
+		if (parse_ulong(arg, &v) < 0 || v > 255)
+			goto bad;
+		o->expect_exit = (long)v;
+		return 0;
+	case O_EXPECT_STDOUT:
+		if (!*arg)
+			goto bad;
+		o->expect_stdout = arg;
+		return 0;
+	case O_EXPECT_FILE: {
+		const char *eq = strchr(arg, '=');
+		if (!eq || eq == arg || !eq[1] ||
+		    o->nexpect_files == MAX_EXPECT_FILES)
+			goto bad;
+		char *path = strndup(arg, (size_t)(eq - arg));
+		if (!path)
+			goto bad;
+		o->expect_path[o->nexpect_files] = path;
+		o->expect_golden[o->nexpect_files++] = eq + 1;
+		return 0;
+	}
 	case O_KEEP: o->keep_going = true; return 0;
 	case O_NO_TIMEOUTS: o->no_timeouts = true; return 0;
 	case O_OUTCOMES: o->outcomes = true; return 0;
@@ -329,6 +382,7 @@ int opts_parse(int argc, char **argv, struct options *o, char *err,
 	       int errsize)
 {
 	int c;
+	bool model_given = false;
 
 	memset(o, 0, sizeof *o);
 	o->model = MODEL_TSO;
@@ -360,7 +414,10 @@ int opts_parse(int argc, char **argv, struct options *o, char *err,
 		}
 		if (set(o, c, optarg, err, errsize) < 0)
 			return -1;
+		model_given |= c == O_MODEL;
 	}
+	if (o->property_file && !model_given)
+		o->model = MODEL_SC; /* SV-COMP's semantics */
 	if ((o->gdb || o->core) && !o->replay) {
 		snprintf(err, (size_t)errsize, "--%s needs --replay FILE (the "
 			 "schedule to run to the failure)",

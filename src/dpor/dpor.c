@@ -1281,6 +1281,22 @@ bool dpor_timeout_beyond(struct dpor *d, unsigned k, int tid,
 	return true;
 }
 
+double dpor_explored(const struct dpor *d)
+{
+	double f = 0, share = 1;
+
+	for (unsigned k = d->floor; k < d->n; k++) {
+		const struct node *n = &d->nodes[k];
+		uint64_t cur = n->chosen >= 0 ? 1ull << n->chosen : 0;
+		int all = __builtin_popcountll(n->backtrack | n->done | cur);
+		if (!all)
+			break;
+		share /= all;
+		f += share * __builtin_popcountll(n->done & ~cur);
+	}
+	return f;
+}
+
 unsigned dpor_length(const struct dpor *d)
 {
 	unsigned n = d->n;

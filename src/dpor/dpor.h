@@ -81,6 +81,12 @@ void dpor_set_last(struct dpor *d, uint64_t last);
  * the last call (the search is then not complete). */
 void dpor_set_max_timeouts(struct dpor *d, unsigned n);
 unsigned long dpor_take_timeouts_pruned(struct dpor *d);
+
+/* The share of the tree explored so far, as if every node had as many
+ * branches below each of its alternatives as the current path shows
+ * (Knuth's estimate): for progress lines only.  Meaningful where the
+ * backtrack sets are the alternatives (exhaustive, icb, source). */
+double dpor_explored(const struct dpor *d);
 /* Would thread tid's timeout now, while a thread of enabled that does
  * not time out could run, go beyond the bound (counted if so)?  Whatever
  * chose it (a replayed prefix, a reversal's sequence): the execution is

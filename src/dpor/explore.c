@@ -21,10 +21,13 @@
 #include "dpor/hooks.h"
 #include "dpor/lang.h"
 #include "dpor/parallel.h"
+#include "dpor/races.h"
 #include "dpor/schedule.h"
 #include "dist/dist.h"
 #include "report/dot.h"
 #include "report/sarif.h"
+#include "report/svcomp.h"
+#include "report/witness.h"
 #include "report/sym.h"
 #include "report/trace.h"
 #include "tracer/escape.h"
@@ -79,6 +82,7 @@ struct explorer {
 	unsigned last_len;             /* events of the previous execution */
 	long bound;                    /* icb: the current bound */
 	bool bound_done;               /* every execution within it ran */
+	struct races *races;           /* --races: the monitor (races.h) */
 };
 
 static double now(void)
@@ -131,7 +135,12 @@ static void describe_deadlock(struct explorer *x, struct error_rec *e)
 			size_t k = 0;
 			char s[128];
 			where(x, ti->wait_pc, b, sizeof b);
-			k += (size_t)snprintf(a, sizeof a, "spins reading");
+			k += (size_t)snprintf(a, sizeof a, "%s",
+					      ti->nawait
+						      ? "spins reading"
+						      : "loops for ever on its "
+							"own data (reads nothing "
+							"shared)");
 			for (int j = 0; j < ti->nawait && k < sizeof a; j++) {
 				where(x, ti->await_addr[j], s, sizeof s);
 				k += (size_t)snprintf(a + k, sizeof a - k,
@@ -212,6 +221,72 @@ static void describe_error_call(struct explorer *x, const struct tr_end *end,
 		 si.func ? si.func : "__VERIFIER_error");
 }
 
+/* Does "got" (n bytes) equal the file golden?  Else a message. */
+static bool same_as(const char *got, size_t n, const char *golden,
+		    const char *what, char *msg, size_t m)
+{
+	FILE *f = fopen(golden, "rb");
+	size_t i = 0;
+	int c;
+
+	if (!f) {
+		snprintf(msg, m, "cannot read %s", golden);
+		return false;
+	}
+	while ((c = getc(f)) != EOF && i < n && got[i] == (char)c)
+		i++;
+	fclose(f);
+	if (c == EOF && i == n)
+		return true;
+	snprintf(msg, m, "%s differs from %s at byte %zu (%s)", what, golden,
+		 i, i == n ? "it is shorter" : c == EOF ? "it is longer"
+							: "another byte");
+	return false;
+}
+
+/* --expect-stdout, --expect-file: a run that exited as expected but
+ * printed or wrote something else is an error of kind wrong-output. */
+static int wrong_output(struct explorer *x, struct error_rec *e,
+			const struct tr_end *end)
+{
+	const struct options *o = x->o;
+	char msg[sizeof e->message];
+	size_t n = 0;
+	bool ok = true;
+
+	if (o->expect_stdout) {
+		const char *out = tracer_output(x->t, 1, &n);
+		ok = same_as(out, n, o->expect_stdout, "stdout", msg,
+			     sizeof msg);
+	}
+	for (int i = 0; ok && i < o->nexpect_files; i++) {
+		char *buf = NULL;
+		FILE *f = fopen(o->expect_path[i], "rb");
+		FILE *mem = open_memstream(&buf, &n);
+		int c;
+		if (f && mem)
+			while ((c = getc(f)) != EOF)
+				putc(c, mem);
+		if (mem)
+			fclose(mem);
+		if (f)
+			fclose(f);
+		ok = f && buf && same_as(buf, n, o->expect_golden[i],
+					 o->expect_path[i], msg, sizeof msg);
+		if (!f)
+			snprintf(msg, sizeof msg, "%s was not written",
+				 o->expect_path[i]);
+		free(buf);
+	}
+	if (ok)
+		return 0;
+	strcpy(e->kind, "wrong-output");
+	snprintf(e->message, sizeof e->message, "%s", msg);
+	e->thread = end->tid;
+	e->pc = end->pc; /* where it ended */
+	return 1;
+}
+
 /* The error of this execution, if any, into *e; its outcome status into
  * status.  Returns 0 (no error), 1 (error), 2 (cannot go on), 3 (an
  * infeasible execution: a failed __VERIFIER_assume; no outcome). */
@@ -227,11 +302,12 @@ static int judge(struct explorer *x, struct error_rec *e, char *status,
 	switch (end->kind) {
 	case END_EXIT:
 		snprintf(status, n, "exit %d", end->status);
-		if (end->status == 0)
-			return 0;
+		if (end->status == x->o->expect_exit)
+			return wrong_output(x, e, end);
 		strcpy(e->kind, "exit-code");
 		snprintf(e->message, sizeof e->message,
-			 "the program exited with status %d", end->status);
+			 "the program exited with status %d%s", end->status,
+			 x->o->expect_exit ? " (--expect-exit)" : "");
 		e->thread = end->tid;
 		return 1;
 	case END_SIGNAL:
@@ -440,19 +516,116 @@ static void note_views(struct explorer *x, struct error_rec *kept,
 	free((void *)in.enabled);
 }
 
+/* The bytes of a race: a symbol, else whose stack or the heap. */
+static void race_data(struct explorer *x, uint64_t a, char *buf, size_t n)
+{
+	bool tls = false;
+	int owner = tracer_mem_owner(x->t, a, &tls);
+
+	where(x, a, buf, n);
+	if (buf[0] != '0')
+		return; /* a symbol */
+	if (owner >= 0)
+		snprintf(buf, n, "%#lx (%s of thread %d)", (unsigned long)a,
+			 tls ? "the TLS" : "the stack", owner);
+	else
+		snprintf(buf, n, "%#lx (heap or other memory)",
+			 (unsigned long)a);
+}
+
+/* --races: the first data race of the current execution into *e
+ * (races.h); 1 if there is one. */
+static int race_check(struct explorer *x, struct error_rec *e)
+{
+	unsigned n = dpor_length(x->dpor);
+	struct race rc;
+	char a[200], b[200], d[200];
+
+	if (!x->races && !(x->races = races_new()))
+		return 0;
+	races_reset(x->races);
+	for (unsigned k = 0; k < n; k++) {
+		const struct tr_event *ev = dpor_event(x->dpor, k);
+		if (ev && races_event(x->races, k, ev, &rc) == 1)
+			break;
+		if (k + 1 == n)
+			return 0;
+	}
+	if (!n)
+		return 0;
+	memset(e, 0, sizeof *e);
+	strcpy(e->kind, "data-race");
+	e->thread = rc.b.tid;
+	e->pc = rc.b.pc;
+	where(x, rc.a.pc, a, sizeof a);
+	where(x, rc.b.pc, b, sizeof b);
+	race_data(x, rc.a.addr, d, sizeof d);
+	snprintf(e->message, sizeof e->message,
+		 "thread %d %s %s at %s, and thread %d %s it at %s, with no "
+		 "synchronisation between them (%s%s)",
+		 rc.a.tid, rc.a.write ? "writes" : "reads", d, a, rc.b.tid,
+		 rc.b.write ? "writes" : "reads", b,
+		 rc.a.atomic || rc.b.atomic ? "one access atomic, "
+					    : "both plain, ",
+		 rc.a.write && rc.b.write ? "write-write" : "read-write");
+	return 1;
+}
+
+/* --witness: the reported error's violation witness (report/witness.h). */
+static void note_witness(struct explorer *x, struct error_rec *kept,
+			 const char *status)
+{
+	struct trace_env env = { x->sym, env_owner, env_insn, x->t,
+				 x->o->frames_all };
+	struct trace_in in;
+
+	if (x->o->nested || trace_input(x, &in, kept, status) < 0)
+		return;
+	free(kept->witness);
+	kept->witness = witness_note(&env, &in, kept, x->o->property);
+	free((void *)in.ev);
+	free((void *)in.enabled);
+}
+
+/* Record error e of the current execution; the first one kept is the
+ * reported one: its trace is rendered. */
+static void keep(struct explorer *x, struct error_rec *e, const char *witness,
+		 const char *status)
+{
+	/* a deadlock's pc is a return address: show the call */
+	bool ret = tracer_end(x->t)->kind == END_DEADLOCK && e->pc &&
+		   strcmp(e->kind, "deadlock") == 0;
+	where(x, e->pc - ret, e->location, sizeof e->location);
+	e->preemptions = x->dpor ? dpor_preemptions(x->dpor) : 0;
+	struct error_rec *kept = record_error(x, e, witness);
+	if (kept && kept == x->res->errors) /* the reported one */
+		note_trace(x, kept, status);
+	if (kept)
+		note_views(x, kept, status);
+	if (kept && kept == x->res->errors && x->o->witness)
+		note_witness(x, kept, status);
+}
+
 static int conclude(struct explorer *x)
 {
-	struct error_rec e;
+	struct error_rec e, race;
 	char status[48];
 	size_t olen;
 	const char *out = tracer_output(x->t, 1, &olen);
 	int r = judge(x, &e, status, sizeof status);
+	enum property prop = x->o->property;
+	bool racy;
 	char *witness = NULL;
 	size_t wlen = 0;
 
 	if (r == 2)
 		return 2;
-	if (r == 3) { /* infeasible: no outcome */
+	/* --property: what is no violation of it ends a path (svcomp.h) */
+	if (r == 1 && prop && !svcomp_violation(prop, e.kind))
+		r = 0;
+	racy = x->o->races && race_check(x, &race) &&
+	       (!prop || svcomp_violation(prop, "data-race"));
+	if (r == 3 && !racy) { /* infeasible: no outcome */
 		if (x->o->replay)
 			note_trace(x, NULL, status);
 		return 3;
@@ -463,22 +636,15 @@ static int conclude(struct explorer *x)
 		sched_write(&x->done, w);
 		fclose(w);
 	}
-	if (r == 1) {
-		/* a deadlock's pc is a return address: show the call */
-		bool ret = tracer_end(x->t)->kind == END_DEADLOCK && e.pc;
-		where(x, e.pc - ret, e.location, sizeof e.location);
-		e.preemptions = x->dpor ? dpor_preemptions(x->dpor) : 0;
-		struct error_rec *kept = record_error(x, &e, witness);
-		if (kept && kept == x->res->errors) /* the reported one */
-			note_trace(x, kept, status);
-		if (kept)
-			note_views(x, kept, status);
-	} else if (x->o->replay) {
+	if (racy)
+		keep(x, &race, witness, status);
+	if (r == 1)
+		keep(x, &e, witness, status);
+	else if (x->o->replay && !racy)
 		note_trace(x, NULL, status);
-	}
 	results_add_outcome(x->res, out, olen, status, witness);
 	free(witness);
-	return r;
+	return racy ? 1 : r;
 }
 
 /* ---- one execution ---- */
@@ -526,6 +692,9 @@ static int install_hooks(struct explorer *x)
 	if (!x->hooks_tried) { /* the layout is the same every execution */
 		x->sym = sym_load(tracer_pid(x->t));
 		x->hooks_tried = true;
+		if (x->sym) /* for the honest answer (report/svcomp.h) */
+			hooks_unmodelled(x->sym, x->res->nondet_unmodelled,
+					 sizeof x->res->nondet_unmodelled);
 	}
 	if (!x->sym)
 		return 0;
@@ -713,6 +882,8 @@ static int choose_value(struct explorer *x, unsigned k, int tid)
 	if (!ti || ti->pending.kind != EV_NONDET)
 		return 0;
 	n = hooks_domain(x->o, &ti->pending, &vals);
+	if (!from_file && !hooks_domain_complete(x->o, &ti->pending))
+		x->res->nondet_bounded |= 1u << ti->pending.nondet;
 	if (x->o->strategy == STRAT_RANDOM || x->o->strategy == STRAT_PCT)
 		i = (int)(rnd(x) % n);
 	else
@@ -1131,6 +1302,21 @@ static void progress(struct explorer *x, double t0, bool last)
 		(double)(r->executions + r->blocked_executions) /
 			(t - t0 > 1e-3 ? t - t0 : 1e-3),
 		dpor_length(x->dpor), r->nerrors, r->nerrors == 1 ? "" : "s");
+	if (x->bound >= 0)
+		fprintf(stderr, ", preemption bound %ld", x->bound);
+	/* where the branches of a node are known up front: what is left */
+	if ((x->o->strategy == STRAT_EXHAUSTIVE ||
+	     x->o->strategy == STRAT_ICB) && x->dpor) {
+		double f = dpor_explored(x->dpor);
+		if (f > 0.001 && f < 1) {
+			double left = (t - t0) * (1 - f) / f;
+			fprintf(stderr, ", ~%.0f%% of this tree, ~%.0f %s left",
+				100 * f, left < 120 ? left : left / 60,
+				left < 120 ? "s" : "min");
+		} else if (f > 0 && f <= 0.001) {
+			fprintf(stderr, ", <0.1%% of this tree");
+		}
+	}
 }
 
 /* ---- the fence check (tso/pso) ---- */
@@ -1297,6 +1483,8 @@ static void explorer_fini(struct explorer *x)
 	sched_free(&x->done);
 	esc_free(&x->escapes);
 	hashset_free(&x->hs);
+	races_free(x->races);
+	x->races = NULL;
 	if (x->sym)
 		sym_free(x->sym);
 	x->sym = NULL;

@@ -31,7 +31,18 @@ static const struct {
 	{ "__VERIFIER_nondet_ulonglong", HOOK_NONDET + ND_ULONG },
 	{ "__VERIFIER_nondet_size_t", HOOK_NONDET + ND_ULONG },
 	{ "__VERIFIER_nondet_pointer", HOOK_NONDET + ND_POINTER },
+	/* the kernel-style names some tasks use */
+	{ "__VERIFIER_nondet_s8", HOOK_NONDET + ND_CHAR },
+	{ "__VERIFIER_nondet_s16", HOOK_NONDET + ND_SHORT },
+	{ "__VERIFIER_nondet_s32", HOOK_NONDET + ND_INT },
+	{ "__VERIFIER_nondet_s64", HOOK_NONDET + ND_LONG },
+	{ "__VERIFIER_nondet_u64", HOOK_NONDET + ND_ULONG },
+	{ "__VERIFIER_nondet_loff_t", HOOK_NONDET + ND_LONG },
+	{ "__VERIFIER_nondet_sector_t", HOOK_NONDET + ND_ULONG },
+	{ "__VERIFIER_nondet_charp", HOOK_NONDET + ND_POINTER },
 };
+
+#define NONDET_PREFIX "__VERIFIER_nondet_"
 
 #define ATOMIC_PREFIX "__VERIFIER_atomic_"
 #define MAX_ATOMIC_FUNCS 256
@@ -70,6 +81,61 @@ unsigned hooks_domain(const struct options *o, const struct tr_event *ev,
 	}
 	*vals = o->nondet_val;
 	return (unsigned)o->nnondet;
+}
+
+bool hooks_domain_complete(const struct options *o,
+			   const struct tr_event *ev)
+{
+	int64_t lo, hi;
+
+	switch (ev->nondet) {
+	case ND_BOOL:
+		return true;
+	case ND_CHAR:
+		lo = -128, hi = 127;
+		break;
+	case ND_UCHAR:
+		lo = 0, hi = 255;
+		break;
+	default: /* more values than a domain holds */
+		return false;
+	}
+	for (int64_t v = lo; v <= hi; v++) {
+		int i = 0;
+		while (i < o->nnondet && o->nondet_val[i] != v)
+			i++;
+		if (i == o->nnondet)
+			return false;
+	}
+	return true;
+}
+
+static bool modelled(const char *name)
+{
+	for (size_t i = 0; i < sizeof conventions / sizeof conventions[0];
+	     i++)
+		if (strcmp(conventions[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+size_t hooks_unmodelled(struct symtab *sym, char *buf, size_t n)
+{
+	uint64_t a[64];
+	size_t na = sym_exe_prefix(sym, NONDET_PREFIX, a, 64), k = 0, len = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < na; i++) {
+		struct sym_info si = { 0 };
+		if (sym_lookup(sym, a[i], &si) < 0 || !si.func ||
+		    si.func_off || modelled(si.func))
+			continue;
+		if (len < n)
+			len += (size_t)snprintf(buf + len, n - len, "%s%s",
+						k ? ", " : "", si.func);
+		k++;
+	}
+	return k;
 }
 
 /* The library policy (docs/LIBRARY.md): functions run as one step with

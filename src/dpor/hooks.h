@@ -6,6 +6,7 @@
  * A binary without such symbols gets no hook and is unaffected. */
 #ifndef X86SMC_HOOKS_H
 #define X86SMC_HOOKS_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,5 +32,14 @@ int hooks_sync(struct tracer *t, struct symtab *sym, const struct options *o);
  * number (_bool: 0, 1; otherwise --nondet-domain). */
 unsigned hooks_domain(const struct options *o, const struct tr_event *ev,
 		      const int64_t **vals);
+
+/* Does the domain of ev (an EV_NONDET) hold every value of its type? */
+bool hooks_domain_complete(const struct options *o,
+			   const struct tr_event *ev);
+
+/* The __VERIFIER_nondet_* functions the executable defines and no hook
+ * models (float, double, ...: they run): their names into buf
+ * (comma-separated, truncated to n), and how many. */
+size_t hooks_unmodelled(struct symtab *sym, char *buf, size_t n);
 
 #endif

@@ -668,9 +668,11 @@ static void pack_results(struct worker *k, struct buf *b)
 			 r->assume_blocked, r->events, r->ptrace_stops,
 			 r->max_steps_cut, r->pso_shared, r->sanity_checked,
 			 r->sanity_mismatches, explorer_snapshots(k->x),
-			 r->replayed, r->checkpoints, r->timeouts_pruned };
+			 r->replayed, r->checkpoints, r->nondet_bounded,
+			 r->timeouts_pruned };
 
 	put(b, n, sizeof n);
+	put(b, r->nondet_unmodelled, sizeof r->nondet_unmodelled);
 	put64(b, r->noutcomes);
 	for (size_t i = 0; i < r->noutcomes; i++) {
 		const struct outcome *o = &r->outcomes[i];
@@ -687,6 +689,7 @@ static void pack_results(struct worker *k, struct buf *b)
 		put_str(b, r->errors[i].schedule);
 		put_str(b, r->errors[i].dot);
 		put_str(b, r->errors[i].sarif);
+		put_str(b, r->errors[i].witness);
 	}
 	put32(b, (uint32_t)r->nreorders);
 	put(b, r->reorders, sizeof r->reorders);
@@ -1281,10 +1284,13 @@ static void coord_poll(struct coord *c, int timeout)
 static void merge(struct coord *c, struct buf *b)
 {
 	struct results *r = c->res;
-	uint64_t n[13];
+	uint64_t n[14];
 	bool lead = false; /* this worker's errors[0] is the reported one */
 
 	get(b, n, sizeof n);
+	get(b, r->nondet_unmodelled, sizeof r->nondet_unmodelled);
+	r->nondet_unmodelled[sizeof r->nondet_unmodelled - 1] = 0;
+	r->nondet_bounded |= (uint32_t)n[12];
 	r->executions += n[0];
 	r->blocked_executions += n[1];
 	r->assume_blocked += n[2];
@@ -1297,7 +1303,7 @@ static void merge(struct coord *c, struct buf *b)
 	c->po->snapshots |= n[9] != 0;
 	r->replayed += n[10];
 	r->checkpoints += n[11];
-	r->timeouts_pruned += n[12];
+	r->timeouts_pruned += n[13];
 	for (uint64_t i = get64(b); i > 0 && !b->bad; i--) {
 		struct outcome o = { 0 };
 		o.len = get64(b);
@@ -1326,6 +1332,7 @@ static void merge(struct coord *c, struct buf *b)
 		e.schedule = get_str(b);
 		e.dot = get_str(b);
 		e.sarif = get_str(b);
+		e.witness = get_str(b);
 		struct error_rec *o = NULL;
 		for (size_t j = 0; j < r->nerrors && !o; j++)
 			if (!strcmp(r->errors[j].kind, e.kind) &&
@@ -1337,6 +1344,7 @@ static void merge(struct coord *c, struct buf *b)
 			free(e.schedule);
 			free(e.dot);
 			free(e.sarif);
+			free(e.witness);
 			continue;
 		}
 		if (o) {
@@ -1344,11 +1352,13 @@ static void merge(struct coord *c, struct buf *b)
 			free(o->schedule);
 			free(o->dot);
 			free(o->sarif);
+			free(o->witness);
 		} else if (!(o = results_add_error(r))) {
 			free(e.trace);
 			free(e.schedule);
 			free(e.dot);
 			free(e.sarif);
+			free(e.witness);
 			continue;
 		}
 		*o = e;

@@ -72,8 +72,10 @@ struct error_rec *results_keep_error(struct results *r,
 		free(o->schedule);
 		free(o->dot);
 		free(o->sarif);
+		free(o->witness);
 		*o = *e;
 		o->trace = o->schedule = o->dot = o->sarif = NULL;
+		o->witness = NULL;
 		o->trace_file[0] = 0;
 		return o;
 	}
@@ -82,6 +84,7 @@ struct error_rec *results_keep_error(struct results *r,
 		return NULL;
 	*n = *e;
 	n->trace = n->schedule = n->dot = n->sarif = NULL;
+	n->witness = NULL;
 	n->trace_file[0] = 0;
 	return n;
 }
@@ -99,6 +102,7 @@ void results_free(struct results *r)
 		free(r->errors[i].schedule);
 		free(r->errors[i].dot);
 		free(r->errors[i].sarif);
+		free(r->errors[i].witness);
 	}
 	free(r->errors);
 	free(r->trace);
@@ -277,6 +281,14 @@ int report_json(const struct results *r, FILE *f)
 	if (r->pso_shared)
 		fprintf(f, "  \"pso_shared_stores\": %lu,\n",
 			(unsigned long)r->pso_shared);
+	if (r->property) { /* --property (report/svcomp.h) */
+		json_kv(f, "property", r->property, true);
+		json_kv(f, "answer", r->answer, true);
+		json_kv(f, "answer_result", r->answer_result, true);
+		json_kv(f, "answer_reason", r->answer_reason, true);
+	}
+	if (r->nondet_bounded)
+		fprintf(f, "  \"nondet_bounded\": true,\n");
 	json_kv(f, "coverage", r->note, false);
 	fputs("}\n", f);
 	return ferror(f) ? -1 : 0;

@@ -34,6 +34,8 @@ struct error_rec {
 	 * SARIF members "locations" and "codeFlows" of its result
 	 * (report/sarif.h); malloc'd, may be NULL */
 	char *dot, *sarif;
+	char *witness;      /* --witness: the reported error's violation
+			     * witness (report/witness.h), malloc'd, or NULL */
 };
 
 /* Under tso/pso: a store→load reordering in the reported error's trace
@@ -101,6 +103,15 @@ struct results {
 			     * rendered trace (malloc'd) */
 	int handoff_pid;    /* --replay --gdb / --core: the stopped process
 			     * at the failure (tracer_handoff), 0: none */
+	/* __VERIFIER_nondet_* values drawn from a domain smaller than
+	 * their type (one bit per enum tr_nondet); the functions of that
+	 * family the program defines and x86smc does not model */
+	uint32_t nondet_bounded;
+	char nondet_unmodelled[96];
+	/* --property (report/svcomp.h): its name (NULL: none), and the
+	 * answer svcomp_answer() gives */
+	const char *property;
+	char answer[8], answer_result[40], answer_reason[512];
 };
 
 /* Count one execution's outcome (merged with an equal one); witness: the

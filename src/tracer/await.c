@@ -18,8 +18,8 @@ void await_reset(struct lthread *th)
  * which for a thread created by glibc also holds its TLS.  Private
  * stores are not events, so this is how a loop counter kept in memory
  * (at -O0) shows that the iteration was not the same. */
-static uint64_t stack_hash(struct tracer *t, const struct lthread *th,
-			   const struct user_regs_struct *r)
+uint64_t await_stack_hash(struct tracer *t, const struct lthread *th,
+			  const struct user_regs_struct *r)
 {
 	static uint8_t buf[STACK_HASHED];
 	uint64_t lo = r->rsp - RED_ZONE, hi = th->stack_hi, h = 1469598103934665603ull;
@@ -120,7 +120,7 @@ static void start(struct tracer *t, struct lthread *th)
 	 * more iteration to hash there doubled the executions of the spin
 	 * samples (spin_tas 750 -> 1776, seqlock 173 -> 367), the extra
 	 * reads racing with everything; this read is cheaper */
-	w->stack0 = stack_hash(t, th, &th->regs);
+	w->stack0 = await_stack_hash(t, th, &th->regs);
 	w->nev = 0;
 	w->nreads = 0;
 	w->pcs[0] = w->pc0;
@@ -150,7 +150,7 @@ bool await_at_pending(struct tracer *t, struct lthread *th)
 	}
 	/* back at the iteration's start: the same state? */
 	if (memcmp(&th->regs, &w->regs0, sizeof th->regs) != 0 ||
-	    stack_hash(t, th, &th->regs) != w->stack0 || !w->nreads ||
+	    await_stack_hash(t, th, &th->regs) != w->stack0 || !w->nreads ||
 	    !unchanged(t, th)) {
 		start(t, th);
 		return false;

@@ -1017,10 +1017,78 @@ static bool can_run_from(struct tracer *t, struct lthread *th)
  * breakpoint first; this saves the single step of the instruction
  * (issue 8).  Returns 0 (stopped: look again), 1 (the execution ended),
  * -1 (failure). */
+/* Local code that ran LOCAL_SECONDS without reaching a stop point: is
+ * it a loop that can never end?  From where it is interrupted, it is
+ * single-stepped up to LOCAL_STEPS instructions: if it comes back to the
+ * same state (registers and used stack), the loop repeats for ever
+ * (local code reads nothing another thread writes, and is
+ * deterministic).  Then the thread blocks as waiting with nothing to
+ * wait for (TW_AWAIT, no location): only a signal wakes it; a livelock
+ * when nothing else can run.  Sampling without stepping is no proof: a
+ * thread the CPU did not run between two samples looks the same (it
+ * declared a terminating loop of 3e9 iterations a livelock).  Returns 1
+ * (blocked), 0 (no repetition: it runs on, natively), 2 (it stopped by
+ * itself: *st), 3 (it reached a stop point: th->regs there), -1. */
+#define LOCAL_SECONDS 1
+#define LOCAL_STEPS 4096
+static bool same_state(const struct user_regs_struct *a,
+		       const struct user_regs_struct *b)
+{
+	struct user_regs_struct x = *a, y = *b;
+
+	x.eflags &= ~0x100ull; /* the trap flag of a single step */
+	y.eflags &= ~0x100ull;
+	return memcmp(&x, &y, sizeof x) == 0;
+}
+
+static int local_spin(struct tracer *t, struct lthread *th, uint64_t lo,
+		      uint64_t hi, struct proc_stop *st)
+{
+	struct user_regs_struct s0;
+	uint64_t h0;
+
+	if (proc_interrupt(&t->proc) < 0 || proc_wait(&t->proc, false, st) < 0)
+		return -1;
+	if (st->kind != PROC_GROUP)
+		return 2;
+	if (proc_getregs(&t->proc, &th->regs) < 0)
+		return -1;
+	s0 = th->regs;
+	h0 = await_stack_hash(t, th, &s0);
+	for (int i = 0; i < LOCAL_STEPS; i++) {
+		uint64_t pc = th->regs.rip;
+		if (bp_find(t, pc) && !(pc >= lo && pc < hi))
+			return 3; /* as if it trapped there */
+		if (proc_step(&t->proc, 0) < 0 ||
+		    proc_wait(&t->proc, false, st) < 0)
+			return -1;
+		if (st->kind != PROC_TRAP)
+			return 2;
+		if (proc_getregs(&t->proc, &th->regs) < 0)
+			return -1;
+		if (th->regs.rip == s0.rip && same_state(&th->regs, &s0) &&
+		    await_stack_hash(t, th, &th->regs) == h0) {
+			th->info.status = TS_BLOCKED;
+			th->info.wait = TW_AWAIT;
+			th->info.wait_pc = th->regs.rip;
+			th->info.wait_addr = 0;
+			th->info.timed = false;
+			th->info.nawait = 0;
+			th->aw.nreads = 0;
+			th->aw.on = false;
+			th->need_advance = false;
+			t->st.awaits++;
+			return 1;
+		}
+	}
+	return proc_cont(&t->proc, 0) < 0 ? -1 : 0;
+}
+
 static int run_local(struct tracer *t, struct lthread *th)
 {
 	uint64_t pc = th->regs.rip, end = pc;
 	struct proc_stop st;
+	int r = 0;
 
 	if (bp_find(t, pc)) {
 		end = pc + dcache_get(t->dc, pc)->len;
@@ -1028,8 +1096,25 @@ static int run_local(struct tracer *t, struct lthread *th)
 	}
 	t->nconts++;
 	if (tr_sync_regs(t) < 0 ||
-	    proc_cont(&t->proc, deliverable_signal(t)) < 0 ||
-	    proc_wait(&t->proc, false, &st) < 0)
+	    proc_cont(&t->proc, deliverable_signal(t)) < 0)
+		return -1;
+	for (unsigned secs = LOCAL_SECONDS;; secs *= 2) {
+		proc_set_watchdog(secs);
+		r = proc_wait(&t->proc, false, &st);
+		proc_set_watchdog(0);
+		if (r < 0 || st.kind != PROC_TIMEOUT)
+			break;
+		r = local_spin(t, th, pc, end, &st);
+		if (r != 0)
+			break;
+	}
+	if (r == 1 || r == 3) { /* stopped in its loop, or at a stop point */
+		if (end != pc)
+			bp_lift(t, pc, end, false);
+		t->regs_dirty = false;
+		return 0;
+	}
+	if (r < 0)
 		return -1;
 	if (end != pc && st.kind != PROC_EXITED && st.kind != PROC_KILLED &&
 	    st.kind != PROC_GONE)
@@ -1127,6 +1212,8 @@ static int advance(struct tracer *t)
 		r = run_local(t, th);
 		if (r != 0)
 			return r;
+		if (th->info.status != TS_RUNNABLE)
+			return 0; /* spins in local code for ever */
 	}
 	th->info.pending.fenced = th->fence_pending;
 	th->fence_pending = false;

@@ -166,6 +166,9 @@ void bp_lift(struct tracer *t, uint64_t lo, uint64_t hi, bool lift);
 /* After a snapshot or checkpoint is restored: which breakpoints its
  * copy lacks (they are absent until bp_insert plants them again). */
 void bp_restored(struct tracer *t);
+/* FNV hash of thread th's used stack under registers r (await.c). */
+uint64_t await_stack_hash(struct tracer *t, const struct lthread *th,
+			  const struct user_regs_struct *r);
 /* Lift or re-insert every breakpoint that is not a hook, or a hook that
  * does not matter while one thread runs natively (bp_native_lifted). */
 /* native mode: lift stop point b when the lone thread hits it (and
