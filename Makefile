@@ -72,6 +72,8 @@ $(BUILD)/samples/%-O: samples/%.cc samples/common.h
 $(BUILD)/samples/%-O: samples/%.rs
 	@mkdir -p $(dir $@)
 	$(RUSTC) -O -g -C panic=abort -o $@ $<
+# OpenMP samples (samples/omp/): built with -fopenmp
+$(BUILD)/samples/omp/%: SAMPLECFLAGS += -fopenmp
 $(BUILD)/samples/%-O0: samples/%.c samples/common.h
 	@mkdir -p $(dir $@)
 	$(CC) $(SAMPLECFLAGS) -O0 -o $@ $<

@@ -595,7 +595,10 @@ static void keep(struct explorer *x, struct error_rec *e, const char *witness,
 	/* a deadlock's pc is a return address: show the call */
 	bool ret = tracer_end(x->t)->kind == END_DEADLOCK && e->pc &&
 		   strcmp(e->kind, "deadlock") == 0;
-	where(x, e->pc - ret, e->location, sizeof e->location);
+	if (e->pc)
+		where(x, e->pc - ret, e->location, sizeof e->location);
+	else /* exit-code, wrong-output: no instruction to point at */
+		snprintf(e->location, sizeof e->location, "the end");
 	e->preemptions = x->dpor ? dpor_preemptions(x->dpor) : 0;
 	struct error_rec *kept = record_error(x, e, witness);
 	if (kept && kept == x->res->errors) /* the reported one */
