@@ -15,7 +15,8 @@ BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man
 SANFLAGS :=
 
-SRCS    := $(shell find src -name '*.c' | sort)
+# src/dist/mpi.c only in x86smc-mpi (below); x86smc links src/dist/none.c
+SRCS    := $(shell find src -name '*.c' -not -path src/dist/mpi.c | sort)
 LIBSRCS := $(filter-out src/main.c,$(SRCS))
 OBJS    := $(SRCS:%.c=$(BUILD)/%.o)
 LIBOBJS := $(LIBSRCS:%.c=$(BUILD)/%.o)
@@ -28,18 +29,30 @@ SAMPLEBIN := $(foreach s,$(SAMPLESRC),$(BUILD)/$(s:%.c=%)-O0 $(BUILD)/$(s:%.c=%)
 SAMPLECFLAGS := -g -pthread -Wall -Wno-unused-result -fno-inline-functions-called-once
 
 .PHONY: all check demo debug bench deps samples format clean unit e2e bad fuzz \
-	install uninstall fuzz-explore fuzz-peers
-all: deps x86smc
+	install uninstall fuzz-explore fuzz-peers mpi
+all: deps x86smc x86smc-mpi
 
 x86smc: $(OBJS)
 	$(CC) $(CFLAGS) $(XFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+
+# x86smc-mpi: the same objects with src/dist/mpi.c for src/dist/none.c,
+# compiled and linked by Open MPI's mpicc (docs/DISTRIBUTED.md): plain
+# x86smc needs no MPI library at run time.
+MPICC   ?= mpicc
+MPIOBJS := $(filter-out $(BUILD)/src/dist/none.o,$(OBJS)) $(BUILD)/src/dist/mpi.o
+mpi: deps x86smc-mpi
+x86smc-mpi: $(MPIOBJS)
+	$(MPICC) $(CFLAGS) $(XFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/src/dist/mpi.o: src/dist/mpi.c | deps
+	@mkdir -p $(dir $@)
+	$(MPICC) $(CFLAGS) $(XFLAGS) $(SANFLAGS) -MMD -MP -c -o $@ $<
 
 # (deps first: with -j the packages must be there before any compile)
 $(BUILD)/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(XFLAGS) $(SANFLAGS) -MMD -MP -c -o $@ $<
 
--include $(OBJS:.o=.d) $(UNITOBJ:.o=.d)
+-include $(OBJS:.o=.d) $(UNITOBJ:.o=.d) $(BUILD)/src/dist/mpi.d
 
 $(BUILD)/unit-tests: $(UNITOBJ) $(LIBOBJS)
 	$(CC) $(CFLAGS) $(XFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS) -lcunit
@@ -143,7 +156,7 @@ unit: deps $(BUILD)/unit-tests
 e2e: deps x86smc samples bad
 	sh tests/e2e/run.sh
 
-check: deps x86smc samples bad $(BUILD)/unit-tests $(BUILD)/decode-diff \
+check: deps x86smc x86smc-mpi samples bad $(BUILD)/unit-tests $(BUILD)/decode-diff \
 	$(FUZZBIN)
 	sh tests/check.sh
 
@@ -164,15 +177,16 @@ format:
 	clang-format -i $(SRCS) $(wildcard src/*/*.h) $(UNITSRC)
 
 clean:
-	rm -rf build build-debug x86smc x86smc-debug
+	rm -rf build build-debug x86smc x86smc-mpi x86smc-debug
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 755 x86smc $(DESTDIR)$(BINDIR)/x86smc
+	install -m 755 x86smc-mpi $(DESTDIR)$(BINDIR)/x86smc-mpi
 	install -m 644 docs/x86smc.1 $(DESTDIR)$(MANDIR)/man1/x86smc.1
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/x86smc $(DESTDIR)$(MANDIR)/man1/x86smc.1
+	rm -f $(DESTDIR)$(BINDIR)/x86smc $(DESTDIR)$(BINDIR)/x86smc-mpi $(DESTDIR)$(MANDIR)/man1/x86smc.1
 
 # Differential decoder test (Zydis vs Capstone) over system libraries.
 $(BUILD)/decode-diff: tests/decode/diff.c $(LIBOBJS)

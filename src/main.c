@@ -7,7 +7,9 @@
 #include <unistd.h>
 
 #include "decode/decode.h"
+#include "dist/dist.h"
 #include "dpor/explore.h"
+#include "dpor/parallel.h"
 #include "dpor/schedule.h"
 #include "options.h"
 #include "report/dot.h"
@@ -224,29 +226,60 @@ static int answer(const struct options *o, struct results *res, int r)
 	return res->answer[0] == 't' ? 0 : res->answer[0] == 'f' ? 1 : 3;
 }
 
+/* An MPI rank other than 0 (dist.h): its workers serve rank 0's
+ * searches; it prints nothing, and its exit status is 0 (mpirun's is
+ * rank 0's). */
+static int serve(struct options *o, int parsed)
+{
+	if (parsed == 0) {
+		signal(SIGPIPE, SIG_IGN);
+		proc_catch_interrupts();
+		if (proc_set_deadline(o->timeout) == 0) {
+			log_verbose = o->verbose;
+			parallel_serve(o);
+		}
+	}
+	dist_end(0, false);
+	return 0;
+}
+
+static int run(struct options *o);
+
 int main(int argc, char **argv)
 {
 	struct options o;
-	struct results res = { 0 };
 	char err[256];
-	int r;
+	int r, rank;
 
 	r = opts_parse(argc, argv, &o, err, sizeof err);
+	/* options derived from others: on every MPI rank alike */
+	if (r == 0 && o.property_file &&
+	    svcomp_read_property(o.property_file, &o.property, err,
+				 sizeof err) < 0)
+		r = -1;
+	if (r == 0 && o.property == PROP_NO_DATA_RACE)
+		o.races = true;
+	rank = dist_init(&argc, &argv, r == 0 && o.mpi);
+	if (rank > 0)
+		return serve(&o, r);
 	if (r != 0) {
 		if (r < 0)
 			fprintf(stderr, "x86smc: %s\n", err);
 		else if (o.version)
 			print_version();
-		return r < 0 ? 2 : 0;
+		r = r < 0 ? 2 : 0;
+	} else {
+		r = run(&o);
 	}
-	if (o.property_file &&
-	    svcomp_read_property(o.property_file, &o.property, err,
-				 sizeof err) < 0) {
-		fprintf(stderr, "x86smc: %s\n", err);
-		return 2;
-	}
-	if (o.property == PROP_NO_DATA_RACE)
-		o.races = true;
+	return rank == 0 ? parallel_ranks_end(r) : r;
+}
+
+static int run(struct options *o_)
+{
+	struct options o = *o_;
+	struct results res = { 0 };
+	int r;
+
 	if (check_program(o.argv[0]) < 0 || check_replay(&o) < 0)
 		return 2;
 	signal(SIGPIPE, SIG_IGN);
@@ -256,7 +289,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	log_verbose = o.verbose;
-	if (o.jobs == 1) /* --jobs: each worker pins itself */
+	/* --jobs, MPI: each worker pins itself */
+	if (o.jobs == 1 && dist_size() == 1)
 		proc_pin_self(-1);
 	if (o.robustness) {
 		o.keep_going = true; /* every outcome of the weak model */

@@ -81,6 +81,8 @@ struct options {
 	const char *expect_golden[MAX_EXPECT_FILES];
 	int nexpect_files;
 	bool version; /* --version: opts_parse returned 1, main prints it */
+	bool mpi;     /* --mpi: join an MPI job (dist.h) even when its
+		       * environment does not say so */
 };
 
 /* Parse argv.  Returns 0 (run), 1 (help/version printed: exit 0), or -1

@@ -107,7 +107,11 @@ void opts_usage(void)
 	     "wrong-output\n"
 	     "  --expect-file PATH=GOLDEN   at the end PATH must equal GOLDEN "
 	     "(repeatable)\n"
-	     "  --jobs N  --robustness  --sanity\n"
+	     "  --jobs N                    parallel workers (per MPI rank "
+	     "under mpirun)\n"
+	     "  --mpi                       join an MPI job even if its "
+	     "environment is unknown\n"
+	     "  --robustness  --sanity\n"
 	     "  -v (verbose)  -h/--help  --version\n"
 	     "exit status: 0 no error, 1 error found, 2 usage error or the "
 	     "target could not be run, 3 stopped by a limit;\n"
@@ -182,7 +186,8 @@ enum { O_MODEL = 256, O_STRATEGY, O_PREEMPT, O_MAXEXEC, O_TIMEOUT,
        O_ROBUST, O_NONDET, O_SANITY, O_VERSION, O_SEED, O_FENCE,
        O_ATOMIC_CALL, O_NO_ATOMIC_CALL, O_SYNC, O_FRAMES, O_GDB, O_CORE,
        O_DOT, O_SVG, O_SARIF, O_NO_TIMEOUTS, O_MAX_TIMEOUTS, O_PROPERTY,
-       O_RACES, O_WITNESS, O_EXPECT_EXIT, O_EXPECT_STDOUT, O_EXPECT_FILE };
+       O_RACES, O_WITNESS, O_EXPECT_EXIT, O_EXPECT_STDOUT, O_EXPECT_FILE,
+       O_MPI };
 
 static const struct option longopts[] = {
 	{ "model", required_argument, 0, O_MODEL },
@@ -199,6 +204,7 @@ static const struct option longopts[] = {
 	{ "trace-out", required_argument, 0, O_TRACEOUT },
 	{ "replay", required_argument, 0, O_REPLAY },
 	{ "jobs", required_argument, 0, O_JOBS },
+	{ "mpi", no_argument, 0, O_MPI },
 	{ "robustness", no_argument, 0, O_ROBUST },
 	{ "nondet-domain", required_argument, 0, O_NONDET },
 	{ "sanity", no_argument, 0, O_SANITY },
@@ -273,6 +279,9 @@ static int set(struct options *o, int c, const char *arg, char *err,
 		if (parse_ulong(arg, &v) < 0 || v < 1 || v > 256)
 			goto bad;
 		o->jobs = (int)v;
+		return 0;
+	case O_MPI:
+		o->mpi = true;
 		return 0;
 	case O_SEED:
 		if (parse_ulong(arg, &v) < 0)

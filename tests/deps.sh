@@ -1,7 +1,7 @@
 #!/bin/sh
 # Install the Debian packages x86smc needs, when missing (as root), or print
 # the exact command (as another user).
-pkgs="build-essential pkg-config clang libcapstone-dev libzydis-dev libelf-dev libdwarf-dev libcunit1-dev zlib1g-dev libiberty-dev g++ rustc gdb graphviz man-db"
+pkgs="build-essential pkg-config clang libcapstone-dev libzydis-dev libelf-dev libdwarf-dev libcunit1-dev zlib1g-dev libiberty-dev g++ rustc gdb graphviz man-db libopenmpi-dev openmpi-bin"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

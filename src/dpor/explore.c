@@ -23,6 +23,7 @@
 #include "dpor/parallel.h"
 #include "dpor/races.h"
 #include "dpor/schedule.h"
+#include "dist/dist.h"
 #include "report/dot.h"
 #include "report/sarif.h"
 #include "report/svcomp.h"
@@ -1595,6 +1596,7 @@ int explore(const struct options *o, struct results *res)
 	struct explorer x;
 	struct schedule replay = { 0 };
 	bool complete = false, interrupted = false, failed = false, err;
+	bool lost = false;
 	double t0 = now();
 	unsigned restarts = 0;
 
@@ -1617,7 +1619,7 @@ int explore(const struct options *o, struct results *res)
 	x.progress = !o->nested && !o->replay && isatty(2);
 	x.last_progress = t0;
 	res->sanity = o->sanity;
-	res->jobs = o->replay ? 1 : o->jobs;
+	res->jobs = o->replay ? 1 : o->jobs * dist_size();
 	/* icb: bounded searches with 0, 1, ... top preemptions; random and
 	 * pct: one tree per execution, thrown away after it */
 	bool icb = o->strategy == STRAT_ICB;
@@ -1626,11 +1628,14 @@ int explore(const struct options *o, struct results *res)
 	long top = icb && o->preemptions < 0 ? 2 : o->preemptions;
 	x.bound = icb ? 0 : sample ? -1 : o->preemptions;
 	res->preemption_bound = x.bound;
-	if (o->jobs > 1 && !o->replay) {
+	/* MPI: the ranks take the user's search; nested ones (the fence
+	 * check) stay on rank 0 */
+	if ((o->jobs > 1 || (dist_size() > 1 && !o->nested)) && !o->replay) {
 		struct par_outcome po = { 0 };
 		parallel_explore(o, res, &x.hs, exhaustive, x.bound, top, &po);
-		complete = po.complete;
+		complete = po.complete && !po.lost;
 		interrupted = po.interrupted;
+		lost = po.lost;
 		failed = po.failed;
 		restarts = po.restarts;
 		x.bound = po.bound;
@@ -1722,9 +1727,10 @@ done:
 	cover_note(&x, complete, interrupted, restarts);
 	if (failed)
 		fprintf(stderr, "x86smc: %s\n", x.why);
-	if (o->jobs > 1 && res->nerrors)
+	if ((o->jobs > 1 || dist_size() > 1) && !o->nested && res->nerrors)
 		write_trace(o, &res->errors[0]);
-	fence_check(&x);
+	if (!lost) /* a search that lost a rank: report, no more work */
+		fence_check(&x);
 	sched_free(&replay);
 	dpor_free(x.dpor);
 	explorer_fini(&x);

@@ -50,14 +50,38 @@
 
 #include "dpor/dpor.h"
 #include "dpor/explore_int.h"
+#include "dist/dist.h"
+#include "tracer/log.h"
 #include "tracer/proc.h"
 
-/* Shared by the coordinator and the workers (MAP_SHARED). */
+/* Shared by the coordinator (or an MPI rank's relay) and the workers of
+ * one machine (MAP_SHARED). */
 struct shared {
-	unsigned long started; /* executions begun */
+	unsigned long started; /* executions begun here */
+	unsigned long base;    /* MPI: begun by the other ranks, last heard */
+	unsigned stride, offset; /* execution i here is number
+				  * i * stride + offset (MPI: ranks, rank) */
 	volatile int stop;     /* stop at once (abort the execution) */
 	volatile int limit;    /* the budget is spent: stop after it */
 };
+
+/* Between MPI ranks (dist.h): the relay of rank r > 0 forks its --jobs
+ * workers and carries their socket bytes; the coordinator on rank 0
+ * sees them as workers r * jobs + i. */
+enum link {
+	L_START = 1, /* 0 -> r: a search begins: u8 model, u8 keep_going */
+	L_BYTES,     /* both ways: u32 worker, the bytes of its socket */
+	L_GONE,      /* r -> 0: u32 worker, its socket closed */
+	L_STATE,     /* 0 -> r: u64 executions begun elsewhere, u8 stop,
+		      * u8 limit; r -> 0: u64 begun there, u8 stop, u8 limit */
+	L_QUIT,      /* 0 -> r: no more searches */
+};
+
+/* A rank not heard from for this long (s) is lost; relays send their
+ * state at least every RANK_BEAT s. */
+#define RANK_SILENCE 5.0
+#define RANK_BEAT 0.25
+#define NAP_MAX 8
 
 enum msg {
 	/* worker -> coordinator; payloads start with the epoch (u32) */
@@ -582,12 +606,13 @@ static void execute(struct worker *k, struct task *t)
 	unsigned long i = __atomic_fetch_add(&k->sh->started, 1,
 					     __ATOMIC_SEQ_CST);
 	unsigned long budget = o->max_executions;
+	unsigned long num = i * k->sh->stride + k->sh->offset;
 	struct dpor *d = t ? t->d : NULL;
 	bool err;
 
 	if (k->sample && !budget)
 		budget = EXPLORE_RANDOM_EXECUTIONS;
-	if (budget && i >= budget) {
+	if (budget && i + k->sh->base >= budget) {
 		if (k->sample)
 			k->sampled_all = true;
 		else
@@ -598,7 +623,7 @@ static void execute(struct worker *k, struct task *t)
 		k->sh->stop = 1;
 		return;
 	}
-	enum exec_result r = explorer_run(k->x, d, i, &err);
+	enum exec_result r = explorer_run(k->x, d, num, &err);
 	if (!t)
 		dpor_free(d);
 	if (r == EXEC_FAILED && (proc_interrupted() || k->sh->stop))
@@ -740,7 +765,9 @@ static int worker_main(const struct options *o, int w, int cpu, int fd,
 
 struct wk {
 	pid_t pid;
-	int fd;
+	int fd;             /* its socket; -1: on another rank */
+	int rank, lw;       /* its rank, and its number there */
+	struct buf in;      /* another rank's: bytes of partial messages */
 	struct buf out;     /* queued messages; out.off: bytes written */
 	uint64_t sent;      /* messages queued to it */
 	uint64_t acked;     /* received, by its last W_IDLE */
@@ -772,7 +799,26 @@ struct coord {
 	long bound;
 	struct par_outcome *po;
 	struct escape_set esc; /* the union of every worker's escapes */
+	struct pollfd *pf;
+	struct traffic { uint64_t n, bytes; } traffic[64]; /* by type */
+	/* MPI: workers r * per + i live on rank r */
+	int nranks, per;
+	int nap; /* ms between MPI probes: 1 after a message, doubling up
+		  * to NAP_MAX while none comes (a probe costs CPU) */
+	struct rank_state *ranks;
 };
+
+struct rank_state {
+	double heard;      /* its last message */
+	uint64_t started;  /* executions begun there */
+	uint64_t base;     /* ... elsewhere, as last told */
+	uint8_t flags;     /* stop | limit << 1, as last told */
+	double sent;       /* when last told */
+	bool lost;
+};
+
+static bool ranks_lost; /* a rank died in this job: abort at the end */
+static void ranks_start(struct coord *c, const struct options *wo);
 
 static double now(void)
 {
@@ -790,12 +836,35 @@ static void to_worker(struct coord *c, int i, uint32_t type,
 	if (w->gone)
 		return;
 	frame(&w->out, type, pl ? pl->p : NULL, pl ? pl->n : 0);
+	c->traffic[type % 64].n++;
+	c->traffic[type % 64].bytes += 8 + (pl ? pl->n : 0);
 	w->sent++;
 	w->idle = false;
 }
 
+/* Another rank's worker: its queued bytes in one message to its relay. */
+static void flush_remote(struct wk *w)
+{
+	struct buf b = { 0 };
+
+	if (w->out.n == 0)
+		return;
+	put32(&b, L_BYTES);
+	put32(&b, (uint32_t)w->lw);
+	put(&b, w->out.p, w->out.n);
+	/* a send fails to a dead rank: ranks_sync finds it silent */
+	if (b.bad || dist_send(w->rank, b.p, b.n) < 0)
+		b.n = 0;
+	buf_free(&b);
+	w->out.n = w->out.off = 0;
+}
+
 static void flush_out(struct wk *w)
 {
+	if (w->fd < 0) {
+		flush_remote(w);
+		return;
+	}
 	while (w->out.off < w->out.n) {
 		ssize_t k = write(w->fd, w->out.p + w->out.off,
 				  w->out.n - w->out.off);
@@ -944,6 +1013,8 @@ static void coord_msg(struct coord *c, int i, uint32_t type, struct buf *b)
 	uint64_t dest;
 	int to;
 
+	c->traffic[type % 64].n++;
+	c->traffic[type % 64].bytes += 8 + b->n;
 	if (type == W_RESULTS) {
 		w->results = *b;
 		*b = (struct buf){ 0 };
@@ -1029,36 +1100,185 @@ static void coord_msg(struct coord *c, int i, uint32_t type, struct buf *b)
 	}
 }
 
+/* A worker is gone without its results: under --jobs the search failed;
+ * on another rank the search cannot complete (its tasks are lost), and
+ * silent: that rank is dead (the job is aborted at the end). */
+static void worker_lost(struct coord *c, struct wk *w, bool silent)
+{
+	bool had = w->gone || w->has_results;
+
+	w->gone = true;
+	if (had)
+		return;
+	if (w->fd >= 0) {
+		fail(c, "a --jobs worker died");
+		return;
+	}
+	if (!c->ranks[w->rank].lost)
+		fprintf(stderr, "x86smc: %s MPI rank %d: the search is not "
+			"complete\n", silent ? "no word from" : "a worker died on",
+			w->rank);
+	c->ranks[w->rank].lost = true;
+	ranks_lost |= silent;
+	c->po->lost = true;
+	c->sh->stop = 1;
+}
+
+/* Bytes of a worker on another rank: the whole messages among them. */
+static void remote_bytes(struct coord *c, int i, const void *p, size_t n)
+{
+	struct wk *w = &c->w[i];
+	struct buf pl = { 0 };
+	uint32_t h[2];
+
+	put(&w->in, p, n);
+	while (!w->in.bad && w->in.n - w->in.off >= sizeof h) {
+		memcpy(h, w->in.p + w->in.off, sizeof h);
+		if (w->in.n - w->in.off - sizeof h < h[1])
+			break;
+		buf_free(&pl);
+		put(&pl, w->in.p + w->in.off + sizeof h, h[1]);
+		w->in.off += sizeof h + h[1];
+		coord_msg(c, i, h[0], &pl);
+	}
+	if (w->in.bad || pl.bad) {
+		worker_lost(c, w, false);
+	} else {
+		memmove(w->in.p, w->in.p + w->in.off, w->in.n - w->in.off);
+		w->in.n -= w->in.off;
+		w->in.off = 0;
+	}
+	buf_free(&pl);
+}
+
+static void rank_msg(struct coord *c, int from, struct buf *b)
+{
+	struct rank_state *rs = &c->ranks[from];
+	uint32_t kind = get32(b), lw;
+	uint8_t f[2];
+
+	rs->heard = now();
+	if (kind == L_STATE) {
+		rs->started = get64(b);
+		get(b, f, 2);
+		if (!b->bad && f[0])
+			c->sh->stop = 1;
+		if (!b->bad && f[1])
+			c->sh->limit = 1;
+		return;
+	}
+	lw = get32(b);
+	if (b->bad || lw >= (uint32_t)c->per || c->w[from * c->per + (int)lw].gone)
+		return;
+	if (kind == L_GONE)
+		worker_lost(c, &c->w[from * c->per + (int)lw], false);
+	else if (kind == L_BYTES)
+		remote_bytes(c, from * c->per + (int)lw, b->p + b->off,
+			     b->n - b->off);
+}
+
+/* The other ranks' messages that have arrived: how many. */
+static int ranks_poll(struct coord *c)
+{
+	void *p;
+	size_t n;
+	int from, got = 0;
+
+	while (dist_recv(0, &from, &p, &n) == 1) {
+		struct buf b = { .p = p, .n = n, .cap = n };
+		if (from > 0 && from < c->nranks)
+			rank_msg(c, from, &b);
+		buf_free(&b);
+		got++;
+	}
+	return got;
+}
+
+/* Has a worker whose socket there is open (its relay beats). */
+static bool rank_busy(const struct coord *c, int r)
+{
+	for (int i = r * c->per; i < (r + 1) * c->per; i++)
+		if (!c->w[i].gone)
+			return true;
+	return false;
+}
+
+/* Tell each rank whether to stop, and under a budget (--max-executions,
+ * random, pct) what the others began (at most every 10 ms); at least
+ * every RANK_BEAT s (its relay's sign of life).  A silent rank is lost. */
+static void ranks_sync(struct coord *c)
+{
+	uint64_t all = 0;
+	double t = now();
+	bool budget = c->o->max_executions || c->sample;
+
+	for (int r = 1; r < c->nranks; r++)
+		all += c->ranks[r].started;
+	c->sh->base = all;
+	for (int r = 1; r < c->nranks; r++) {
+		struct rank_state *rs = &c->ranks[r];
+		uint8_t f = (c->sh->stop != 0) | (c->sh->limit != 0) << 1;
+		uint64_t base = c->sh->started + all - rs->started;
+		struct buf b = { 0 };
+		if (rs->lost || !rank_busy(c, r))
+			continue;
+		if (t - rs->heard > RANK_SILENCE) {
+			for (int i = r * c->per; i < (r + 1) * c->per; i++)
+				worker_lost(c, &c->w[i], true);
+			continue;
+		}
+		if (f == rs->flags && t < rs->sent + RANK_BEAT &&
+		    (!budget || base == rs->base || t < rs->sent + 0.01))
+			continue;
+		put32(&b, L_STATE);
+		put64(&b, base);
+		put(&b, (uint8_t[]){ f & 1, f >> 1 }, 2);
+		if (!b.bad && dist_send(r, b.p, b.n) == 0) {
+			rs->base = base;
+			rs->flags = f;
+			rs->sent = t;
+		}
+		buf_free(&b);
+	}
+}
+
 /* Wait for the workers' messages (timeout in ms) and handle them. */
 static void coord_poll(struct coord *c, int timeout)
 {
-	struct pollfd pf[256];
+	struct pollfd *pf = c->pf;
 	struct buf b = { 0 };
 	uint32_t type;
 
 	for (int i = 0; i < c->n; i++) {
 		struct wk *w = &c->w[i];
 		pf[i] = (struct pollfd){ w->gone ? -1 : w->fd, POLLIN, 0 };
-		if (w->out.n > w->out.off)
+		if (w->out.n > w->out.off && w->fd >= 0)
 			pf[i].events |= POLLOUT;
 	}
-	if (poll(pf, (nfds_t)c->n, timeout) <= 0)
-		return;
-	for (int i = 0; i < c->n; i++) {
-		struct wk *w = &c->w[i];
-		if (pf[i].revents & POLLOUT)
-			flush_out(w);
-		if (!(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
-			continue;
-		if (recv_msg(w->fd, &type, &b) < 0) {
-			w->gone = true;
-			if (!w->has_results)
-				fail(c, "a --jobs worker died");
-			continue;
+	/* dist_recv has no file descriptor to poll */
+	if (c->nranks > 1 && timeout > c->nap)
+		timeout = c->nap;
+	int got = poll(pf, (nfds_t)c->n, timeout);
+	if (got > 0) {
+		for (int i = 0; i < c->n; i++) {
+			struct wk *w = &c->w[i];
+			if (pf[i].revents & POLLOUT)
+				flush_out(w);
+			if (!(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			if (recv_msg(w->fd, &type, &b) < 0) {
+				worker_lost(c, w, false);
+				continue;
+			}
+			coord_msg(c, i, type, &b);
 		}
-		coord_msg(c, i, type, &b);
 	}
 	buf_free(&b);
+	if (c->nranks > 1) {
+		got += ranks_poll(c);
+		c->nap = got > 0 ? 1 : c->nap < NAP_MAX ? 2 * c->nap : NAP_MAX;
+		ranks_sync(c);
+	}
 }
 
 static void merge(struct coord *c, struct buf *b)
@@ -1158,8 +1378,43 @@ static void merge(struct coord *c, struct buf *b)
 		hashset_add(c->hs, get64(b));
 }
 
-static int spawn(struct coord *c, const struct options *wo)
+/* Fork this machine's workers: c->w[0 .. c->per - 1], numbered from
+ * first (worker numbers make task ids unique in the job) and pinned to
+ * this rank's share of the CPUs. */
+/* -v: what the coordinator's sockets (and the network, under MPI)
+ * carried, by message type (docs/DISTRIBUTED.md). */
+static void print_traffic(const struct coord *c)
 {
+	static const char *name[64] = {
+		[W_IDLE] = "idle", [W_ITEM] = "stolen task", [W_NEWTASK] = "new task",
+		[W_RACE] = "race", [W_SLEEPER] = "sleeper", [W_DONE] = "done",
+		[W_RESTART] = "restart", [W_FAILED] = "failed",
+		[W_RESULTS] = "results", [C_ITEM] = "task sent",
+		[C_STEAL] = "steal request", [C_RACE] = "race routed",
+		[C_SLEEPER] = "sleeper routed", [C_DONE] = "done routed",
+		[C_RESET] = "reset", [C_END] = "end",
+	};
+	uint64_t n = 0, bytes = 0;
+
+	for (int t = 0; t < 64; t++) {
+		const struct traffic *f = &c->traffic[t];
+		if (!f->n)
+			continue;
+		n += f->n;
+		bytes += f->bytes;
+		fprintf(stderr, "x86smc: traffic: %-14s %8lu messages %10lu "
+			"bytes (%lu per message)\n", name[t] ? name[t] : "?",
+			(unsigned long)f->n, (unsigned long)f->bytes,
+			(unsigned long)(f->bytes / f->n));
+	}
+	fprintf(stderr, "x86smc: traffic: %lu messages, %lu bytes, %d workers "
+		"on %d rank%s\n", (unsigned long)n, (unsigned long)bytes, c->n,
+		c->nranks, c->nranks == 1 ? "" : "s");
+}
+
+static int spawn(struct coord *c, const struct options *wo, int first)
+{
+	int share = dist_local_rank() * c->per;
 	cpu_set_t set;
 	int cpus[CPU_SETSIZE], ncpus = 0;
 
@@ -1171,7 +1426,7 @@ static int spawn(struct coord *c, const struct options *wo)
 		cpus[ncpus++] = 0;
 	fflush(stdout);
 	fflush(stderr);
-	for (int i = 0; i < c->n; i++) {
+	for (int i = 0; i < c->per; i++) {
 		int sv[2];
 		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
 			return -1;
@@ -1185,12 +1440,14 @@ static int spawn(struct coord *c, const struct options *wo)
 			close(sv[0]);
 			for (int j = 0; j < i; j++)
 				close(c->w[j].fd);
-			_exit(worker_main(wo, i, cpus[i % ncpus], sv[1],
+			_exit(worker_main(wo, first + i,
+					  cpus[(share + i) % ncpus], sv[1],
 					  c->sh));
 		}
 		close(sv[1]);
 		fcntl(sv[0], F_SETFL, fcntl(sv[0], F_GETFL) | O_NONBLOCK);
-		c->w[i] = (struct wk){ .pid = pid, .fd = sv[0] };
+		c->w[i].pid = pid;
+		c->w[i].fd = sv[0];
 	}
 	return 0;
 }
@@ -1205,18 +1462,28 @@ void parallel_explore(const struct options *o, struct results *res,
 	bool finished = false;
 
 	c.sample = o->strategy == STRAT_RANDOM || o->strategy == STRAT_PCT;
-	c.n = o->jobs < 256 ? o->jobs : 256;
+	c.per = o->jobs < 256 ? o->jobs : 256;
+	c.nranks = o->nested ? 1 : dist_size();
+	c.n = c.per * c.nranks;
 	po->bound = bound;
 	wo.trace_out = wo.json = NULL; /* the coordinator writes them */
 	c.sh = mmap(NULL, sizeof *c.sh, PROT_READ | PROT_WRITE,
 		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	c.w = calloc((size_t)c.n, sizeof *c.w);
-	if (c.sh == MAP_FAILED || !c.w) {
+	c.pf = calloc((size_t)c.n, sizeof *c.pf);
+	c.ranks = calloc((size_t)c.nranks, sizeof *c.ranks);
+	if (c.sh == MAP_FAILED || !c.w || !c.pf || !c.ranks) {
 		fail(&c, "--jobs: out of memory");
 		c.sh = NULL;
 		goto out;
 	}
-	if (spawn(&c, &wo) < 0) {
+	c.sh->stride = (unsigned)c.nranks;
+	c.nap = 1;
+	for (int i = 0; i < c.n; i++)
+		c.w[i] = (struct wk){ .fd = -1, .rank = i / c.per,
+				      .lw = i % c.per };
+	ranks_start(&c, &wo);
+	if (spawn(&c, &wo, 0) < 0) {
 		fail(&c, "--jobs: cannot start the workers");
 		goto collect;
 	}
@@ -1251,8 +1518,8 @@ void parallel_explore(const struct options *o, struct results *res,
 collect:
 	for (int i = 0; i < c.n; i++) {
 		to_worker(&c, i, C_END, NULL);
-		if (!c.w[i].pid)
-			c.w[i].gone = true;
+		if (!c.w[i].pid && !c.w[i].rank)
+			c.w[i].gone = true; /* never started */
 	}
 	/* A worker finishes its execution first: on a loaded machine that
 	 * takes what it takes (a slow worker is not a dead one; one that
@@ -1262,21 +1529,26 @@ collect:
 	double deadline = -1;
 	for (;;) {
 		bool waiting = false;
+		/* another rank's worker: until its socket closed there
+		 * (the next search must not hear of this one) */
 		for (int i = 0; i < c.n; i++)
-			waiting |= !c.w[i].gone && !c.w[i].has_results;
+			waiting |= !c.w[i].gone &&
+				   (!c.w[i].has_results || c.w[i].fd < 0);
 		if (!waiting)
 			break;
+		/* (mpirun kills what is left 1 s after its SIGTERM) */
 		if (deadline < 0 && (po->interrupted || proc_interrupted()))
-			deadline = now() + 3;
+			deadline = now() + (c.nranks > 1 ? 0.3 : 3);
 		if (deadline >= 0 && now() > deadline) {
 			for (int i = 0; i < c.n; i++)
 				if (!c.w[i].gone && !c.w[i].has_results) {
-					kill(c.w[i].pid, SIGKILL);
+					if (c.w[i].pid > 0)
+						kill(c.w[i].pid, SIGKILL);
 					c.w[i].gone = true;
 				}
-			fprintf(stderr, "x86smc: a --jobs worker did not "
-				"stop within 3 s: killed, its results are "
-				"lost\n");
+			fprintf(stderr, "x86smc: a worker did not stop within "
+				"%s s: its results are lost\n",
+				c.nranks > 1 ? "0.3" : "3");
 			po->complete = false;
 			break;
 		}
@@ -1289,6 +1561,7 @@ collect:
 		if (w->has_results)
 			merge(&c, &w->results);
 		buf_free(&w->results);
+		buf_free(&w->in);
 		buf_free(&w->out);
 		if (w->pid > 0) {
 			close(w->fd);
@@ -1296,6 +1569,8 @@ collect:
 				;
 		}
 	}
+	if (log_verbose)
+		print_traffic(&c);
 out:
 	while (c.nqueue)
 		buf_free(&c.queue[--c.nqueue]);
@@ -1303,6 +1578,257 @@ out:
 	free(c.routes);
 	esc_free(&c.esc);
 	free(c.w);
+	free(c.pf);
+	free(c.ranks);
 	if (c.sh)
 		munmap(c.sh, sizeof *c.sh);
+}
+
+/* ---- MPI: the other ranks ---- */
+
+static void ranks_start(struct coord *c, const struct options *wo)
+{
+	struct buf b = { 0 };
+
+	put32(&b, L_START);
+	put(&b, (uint8_t[]){ (uint8_t)wo->model, wo->keep_going }, 2);
+	for (int r = 1; r < c->nranks; r++) {
+		c->ranks[r].heard = now();
+		if (b.bad || dist_send(r, b.p, b.n) < 0)
+			for (int i = r * c->per; i < (r + 1) * c->per; i++)
+				worker_lost(c, &c->w[i], true);
+	}
+	buf_free(&b);
+}
+
+/* A relay: this rank's workers (struct coord holds only them here). */
+struct relay {
+	struct coord c;
+	double heard, told; /* rank 0's last message; our last state */
+	unsigned long started; /* as last told */
+	uint8_t flags;
+	bool budget; /* executions begun matter (ranks_sync) */
+	int nap, got; /* as struct coord's nap; messages this round */
+};
+
+static void relay_send(uint32_t kind, int lw, const void *p, size_t n)
+{
+	struct buf b = { 0 };
+
+	put32(&b, kind);
+	if (lw >= 0)
+		put32(&b, (uint32_t)lw);
+	put(&b, p, n);
+	/* rank 0 gone: it goes silent, relay_serve stops */
+	if (b.bad || dist_send(0, b.p, b.n) < 0)
+		b.n = 0;
+	buf_free(&b);
+}
+
+/* Rank 0's messages during a search; false: L_QUIT. */
+static bool relay_recv(struct relay *y)
+{
+	struct coord *c = &y->c;
+	void *p;
+	size_t n;
+	int from;
+	bool more = true;
+
+	while (dist_recv(0, &from, &p, &n) == 1) {
+		struct buf b = { .p = p, .n = n, .cap = n };
+		uint32_t kind = get32(&b), lw;
+		uint8_t f[2];
+		y->heard = now();
+		if (kind == L_QUIT)
+			more = false;
+		if (kind == L_STATE) {
+			c->sh->base = get64(&b);
+			get(&b, f, 2);
+			if (!b.bad && f[0])
+				c->sh->stop = 1;
+			if (!b.bad && f[1])
+				c->sh->limit = 1;
+		}
+		if (kind == L_BYTES && (lw = get32(&b)) < (uint32_t)c->per &&
+		    !b.bad && !c->w[lw].gone)
+			put(&c->w[lw].out, b.p + b.off, b.n - b.off);
+		buf_free(&b);
+		y->got++;
+	}
+	return more;
+}
+
+/* Our state to rank 0: when it changes (executions begun: only under a
+ * budget, at most every 10 ms) and every RANK_BEAT s. */
+static void relay_state(struct relay *y)
+{
+	struct shared *sh = y->c.sh;
+	uint8_t f = (sh->stop != 0) | (sh->limit != 0) << 1;
+	double t = now();
+	struct buf b = { 0 };
+
+	if (f == y->flags && t < y->told + RANK_BEAT &&
+	    (!y->budget || sh->started == y->started || t < y->told + 0.01))
+		return;
+	put64(&b, sh->started);
+	put(&b, (uint8_t[]){ f & 1, f >> 1 }, 2);
+	relay_send(L_STATE, -1, b.p, b.n);
+	buf_free(&b);
+	y->told = t;
+	y->flags = f;
+	y->started = sh->started;
+}
+
+/* Bytes from worker lw to rank 0; its socket closing, as L_GONE. */
+static void relay_read(struct relay *y, int lw)
+{
+	struct wk *w = &y->c.w[lw];
+	uint8_t p[65536];
+	ssize_t k = read(w->fd, p, sizeof p);
+
+	if (k < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (k > 0) {
+		relay_send(L_BYTES, lw, p, (size_t)k);
+		y->got++;
+		return;
+	}
+	w->gone = true;
+	relay_send(L_GONE, lw, NULL, 0);
+}
+
+/* One search: relay until every worker has ended.  false: rank 0 said
+ * L_QUIT or is lost. */
+static bool relay_search(struct relay *y)
+{
+	struct coord *c = &y->c;
+	double deadline = -1;
+	bool more = true;
+
+	for (;;) {
+		int live = 0;
+		for (int i = 0; i < c->per; i++) {
+			struct wk *w = &c->w[i];
+			c->pf[i] = (struct pollfd){ w->gone ? -1 : w->fd,
+						    POLLIN, 0 };
+			if (w->out.n > w->out.off)
+				c->pf[i].events |= POLLOUT;
+			live += !w->gone;
+		}
+		if (!live)
+			break;
+		poll(c->pf, (nfds_t)c->per, y->nap);
+		y->got = 0;
+		for (int i = 0; i < c->per; i++) {
+			if (c->pf[i].revents & POLLOUT)
+				flush_out(&c->w[i]);
+			if (c->pf[i].revents & (POLLIN | POLLHUP | POLLERR))
+				relay_read(y, i);
+		}
+		more &= relay_recv(y);
+		y->nap = y->got ? 1 : y->nap < NAP_MAX ? 2 * y->nap : NAP_MAX;
+		relay_state(y);
+		/* SIGTERM (mpirun ending the job), rank 0 gone: the workers
+		 * stop at once, and get 1 s */
+		if (proc_interrupted() || !more ||
+		    now() - y->heard > RANK_SILENCE) {
+			c->sh->stop = 1;
+			if (deadline < 0)
+				deadline = now() + 1;
+		}
+		if (deadline >= 0 && now() > deadline)
+			for (int i = 0; i < c->per; i++)
+				if (!c->w[i].gone) {
+					kill(c->w[i].pid, SIGKILL);
+					c->w[i].gone = true;
+				}
+	}
+	return more && !proc_interrupted() && now() - y->heard <= RANK_SILENCE;
+}
+
+/* Wait for L_START (true, with its options) or L_QUIT. */
+static bool relay_wait(struct relay *y, struct options *wo)
+{
+	while (!proc_interrupted()) {
+		void *p;
+		size_t n;
+		int from;
+		if (dist_recv(100, &from, &p, &n) != 1)
+			continue;
+		struct buf b = { .p = p, .n = n, .cap = n };
+		uint32_t kind = get32(&b);
+		uint8_t f[2];
+		get(&b, f, 2);
+		buf_free(&b);
+		if (kind == L_QUIT)
+			return false;
+		if (kind == L_START) {
+			wo->model = (enum model)f[0];
+			wo->keep_going = f[1];
+			y->heard = now();
+			return true;
+		}
+	}
+	return false;
+}
+
+void parallel_serve(const struct options *o)
+{
+	struct options wo = *o;
+	struct relay y = { 0 };
+	struct coord *c = &y.c;
+	bool more = true;
+
+	wo.trace_out = wo.json = NULL;
+	y.budget = o->max_executions || o->strategy == STRAT_RANDOM ||
+		   o->strategy == STRAT_PCT;
+	c->per = o->jobs < 256 ? o->jobs : 256;
+	c->w = calloc((size_t)c->per, sizeof *c->w);
+	c->pf = calloc((size_t)c->per, sizeof *c->pf);
+	while (more && c->w && c->pf && relay_wait(&y, &wo)) {
+		c->sh = mmap(NULL, sizeof *c->sh, PROT_READ | PROT_WRITE,
+			     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		if (c->sh == MAP_FAILED)
+			break;
+		c->sh->stride = (unsigned)dist_size();
+		c->sh->offset = (unsigned)dist_rank();
+		memset(c->w, 0, (size_t)c->per * sizeof *c->w);
+		y.started = 0;
+		y.flags = 0;
+		y.told = 0;
+		y.nap = 1;
+		if (spawn(c, &wo, dist_rank() * c->per) < 0)
+			for (int i = 0; i < c->per; i++)
+				if (!c->w[i].pid) {
+					c->w[i].gone = true;
+					relay_send(L_GONE, i, NULL, 0);
+				}
+		more = relay_search(&y);
+		for (int i = 0; i < c->per; i++) {
+			struct wk *w = &c->w[i];
+			buf_free(&w->out);
+			if (w->pid > 0) {
+				close(w->fd);
+				while (waitpid(w->pid, NULL, 0) < 0 &&
+				       errno == EINTR)
+					;
+			}
+		}
+		munmap(c->sh, sizeof *c->sh);
+	}
+	free(c->w);
+	free(c->pf);
+}
+
+int parallel_ranks_end(int status)
+{
+	struct buf b = { 0 };
+
+	put32(&b, L_QUIT);
+	for (int r = 1; r < dist_size() && !b.bad; r++)
+		if (dist_send(r, b.p, b.n) < 0)
+			ranks_lost = true;
+	buf_free(&b);
+	dist_end(status, ranks_lost);
+	return status;
 }

@@ -87,6 +87,40 @@ jobs_row "counter_mutex 2 2" --model sc build/samples/counter_mutex-O2 2 2
 jobs_row "dekker_fenced icb 2" --model tso --strategy icb --preemptions 2 build/samples/dekker_fenced-O2
 jobs_row "dekker random 2000" --model tso --strategy random --seed 1 --keep-going --max-executions 2000 build/samples/dekker-O2
 echo
+# One search over MPI ranks (x86smc-mpi, docs/DISTRIBUTED.md) against
+# --jobs on this machine: -np 4 is oversubscribed on 2 CPUs.
+XM=${X86SMC_MPI:-./x86smc-mpi}
+MPIRUN="mpirun --oversubscribe --allow-run-as-root"
+mpi_row() { # label [x86smc options] binary [args]
+	label=$1
+	shift
+	for run in "j1:$X --jobs 1" "j2:$X --jobs 2" "np1:$MPIRUN -np 1 $XM" \
+		   "np2:$MPIRUN -np 2 $XM" "np4:$MPIRUN -np 4 $XM"; do
+		# shellcheck disable=SC2086 # the command is words
+		${run#*:} --json $J.${run%%:*} "$@" >/dev/null 2>&1
+	done
+	python3 - "$label" $J <<'PY'
+import json, sys
+label, J = sys.argv[1:3]
+r = {k: json.load(open("%s.%s" % (J, k))) for k in ("j1", "j2", "np1", "np2", "np4")}
+rate = lambda j: j["executions"] / max(j["elapsed_s"], 1e-6)
+base = r["j1"]
+same = all(j["complete"] == base["complete"] and j["hb_classes"] == base["hb_classes"]
+           for j in r.values())
+bad = [k for k, j in r.items() if j["complete"] != base["complete"] or j["hb_classes"] != base["hb_classes"]]
+print("%-24s %6d %s  %s" % (label, base["executions"], "  ".join(
+    "%6.0f %5.2fx" % (rate(r[k]), rate(r[k]) / rate(base)) for k in r),
+    "same" if same else "DIFFER: " + " ".join("%s %s %d" % (k, r[k]["complete"], r[k]["hb_classes"]) for k in bad)))
+PY
+	rm -f $J.j1 $J.j2 $J.np1 $J.np2 $J.np4
+}
+echo "== MPI ranks (mpirun, x86smc-mpi) against --jobs: executions/s and speedup over --jobs 1"
+printf '%-24s %6s %13s %13s %13s %13s %13s\n' program execs "--jobs 1" "--jobs 2" \
+	"-np 1" "-np 2" "-np 4 (over)"
+mpi_row "counter_racy 3 2 sc" --model sc --keep-going build/samples/counter_racy-O2 3 2
+mpi_row "dekker_fenced icb 2 tso" --model tso --strategy icb --preemptions 2 build/samples/dekker_fenced-O2
+mpi_row "szymanski tso" --model tso --keep-going build/samples/szymanski-O0
+echo
 echo "== fork snapshot cost against resident memory: big_rss MB (20 executions)"
 header
 for mb in 1 16 64; do

@@ -42,6 +42,7 @@ PR_SET_CHILD_SUBREAPER = 36
 class Config:
     def __init__(self):
         self.x86smc = os.environ.get("X86SMC", "./x86smc")
+        self.x86smc_mpi = os.environ.get("X86SMC_MPI", "./x86smc-mpi")
         self.samples = os.environ.get("E2E_SAMPLES", "build/samples")
         self.timeout = int(os.environ.get("E2E_TIMEOUT", "60"))
         self.logdir = os.environ.get("E2E_LOGDIR", "build/e2e")
@@ -943,10 +944,16 @@ class JobsCase(Case):
     --trace-out schedule written by the parallel run must replay to the
     same error."""
 
-    def __init__(self, sample, model, opt, opts):
-        super().__init__("jobs/%s-%s/%s%s" % (sample.name, opt, model,
-                                             "/" + "_".join(opts) if opts else ""))
+    what = "--jobs 2"
+
+    def __init__(self, sample, model, opt, opts, kind="jobs"):
+        super().__init__("%s/%s-%s/%s%s" % (kind, sample.name, opt, model,
+                                            "/" + "_".join(opts) if opts else ""))
         self.s, self.model, self.opt, self.opts = sample, model, opt, opts
+
+    def parallel(self, opts, binary, log):
+        return Run(self.model, ["--jobs", "2"] + opts, binary, self.s.args,
+                   log, "jobs2.json")
 
     def run(self, log):
         binary = self.s.binary(self.opt)
@@ -956,18 +963,20 @@ class JobsCase(Case):
         trace = os.path.join(CFG.tmp, "jobs.sched")
         if os.path.exists(trace):
             os.unlink(trace)
-        r = {}
-        for j in ("1", "2"):
-            extra = ["--trace-out", trace] if j == "2" else []
-            r[j] = Run(self.model, ["--jobs", j] + extra + self.opts, binary,
-                       self.s.args, log, "jobs%s.json" % j).run()
-            why = r[j].problem(self.model)
-            if why:
-                return "FAIL", "--jobs %s: %s" % (j, why)
+        r = {"1": Run(self.model, ["--jobs", "1"] + self.opts, binary,
+                      self.s.args, log, "jobs1.json").run()}
+        why = r["1"].problem(self.model)
+        if why:
+            return "FAIL", "--jobs 1: %s" % why
+        r["2"] = self.parallel(["--trace-out", trace] + self.opts, binary,
+                               log).run()
+        why = r["2"].problem(self.model)
+        if why:
+            return "FAIL", "%s: %s" % (self.what, why)
         a, b = r["1"].json, r["2"].json
         errs = lambda j: sorted((e["kind"], e["location"]) for e in j["errors"])
         if r["1"].rc != r["2"].rc:
-            return "FAIL", "exit %d with --jobs 1, %d with --jobs 2" % (r["1"].rc, r["2"].rc)
+            return "FAIL", "exit %d with --jobs 1, %d with %s" % (r["1"].rc, r["2"].rc, self.what)
         if errs(a) != errs(b):
             return "FAIL", "errors differ: %s vs %s" % (errs(a), errs(b))
         if outcome_set(a) != outcome_set(b):
@@ -975,16 +984,16 @@ class JobsCase(Case):
         if a["complete"] != b["complete"]:
             return "FAIL", "complete %s vs %s" % (a["complete"], b["complete"])
         if a["complete"] and a["hb_classes"] != b["hb_classes"]:
-            return "FAIL", "%d happens-before classes with --jobs 1, %d with --jobs 2" % (
-                a["hb_classes"], b["hb_classes"])
+            return "FAIL", "%d happens-before classes with --jobs 1, %d with %s" % (
+                a["hb_classes"], b["hb_classes"], self.what)
         # a search stopped at its first error stops wherever that worker was
         comparable = a["complete"] or "--max-executions" in self.opts
         if comparable and abs(a["executions"] - b["executions"]) > 0.1 * max(a["executions"], 1):
-            return "FAIL", "%d executions with --jobs 1, %d with --jobs 2: more than 10%% apart" % (
-                a["executions"], b["executions"])
+            return "FAIL", "%d executions with --jobs 1, %d with %s: more than 10%% apart" % (
+                a["executions"], b["executions"], self.what)
         if b["errors"]:
             if not os.path.exists(trace):
-                return "FAIL", "--jobs 2 --trace-out wrote no file"
+                return "FAIL", "%s --trace-out wrote no file" % self.what
             again = Run(self.model, ["--replay", trace], binary, self.s.args, log,
                         json_name="replay.json").run()
             why = again.problem(self.model)
@@ -995,6 +1004,115 @@ class JobsCase(Case):
                 return "FAIL", "the replayed error differs: %s at %s" % (
                     e1["kind"], e1["location"])
         return "PASS", None
+
+
+MPIRUN = ["mpirun", "--oversubscribe", "--allow-run-as-root", "-np", "3"]
+
+
+class MpiRun(Run):
+    """x86smc-mpi under `mpirun -np 3` (rank 0 writes the JSON)."""
+
+    def __init__(self, model, opts, binary, args, log, json_name):
+        super().__init__(model, opts, binary, args, log, json_name)
+        self.cmd = MPIRUN + [CFG.x86smc_mpi] + self.cmd[1:]
+
+
+class MpiCase(JobsCase):
+    """mpi.txt: SAMPLE MODEL OPTIONS...: the search over three MPI ranks
+    (docs/DISTRIBUTED.md) gives what --jobs 1 gives, as JobsCase checks
+    for --jobs 2; its --trace-out replays on one machine."""
+    what = "mpirun -np 3"
+
+    def __init__(self, sample, model, opts):
+        super().__init__(sample, model, "O0", opts, kind="mpi")
+
+    def parallel(self, opts, binary, log):
+        return MpiRun(self.model, opts, binary, self.s.args, log, "mpi.json")
+
+    def run(self, log):
+        missing = self.require(CFG.x86smc_mpi)
+        return ("FAIL", missing + " (make mpi)") if missing else super().run(log)
+
+
+class MpiKillCase(Case):
+    """A search over three MPI ranks that loses one mid-search: rank 1's
+    worker (its relay reports it: rank 0 ends the search, not complete,
+    exit 3), or rank 1 itself (mpirun ends the job: rank 0 still writes
+    its report, not complete), or SIGINT to mpirun.  Nothing may be left
+    behind (run_case checks every process below the harness)."""
+
+    def __init__(self, name, sample, args, victim):
+        super().__init__("mpi/" + name)
+        self.s, self.args, self.victim = sample, args, victim
+
+    def run(self, log):
+        binary = self.s.binary("O0")
+        missing = self.require(binary) or self.require(CFG.x86smc_mpi)
+        if missing:
+            return "FAIL", missing
+        # sc: szymanski has no error there, the search goes on for minutes
+        r = MpiRun("sc", ["--strategy", "exhaustive", "--keep-going"], binary,
+                   self.args, log, "kill.json")
+        log.write("command", shlex.join(r.cmd))
+        with tempfile.TemporaryFile(dir=CFG.tmp) as outf, \
+                tempfile.TemporaryFile(dir=CFG.tmp) as errf:
+            t0 = time.time()
+            p = subprocess.Popen(r.cmd, stdin=subprocess.DEVNULL, stdout=outf,
+                                 stderr=errf, start_new_session=True)
+            victim = self.find_victim(p)
+            if victim is None:
+                p.kill()
+                p.wait()
+                return "FAIL", "rank 1 never ran a target within 20 s"
+            os.kill(victim, signal.SIGINT if self.victim == "sigint" else signal.SIGKILL)
+            sent = time.time()
+            try:
+                p.wait(15)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+                return "FAIL", "mpirun still running 15 s after the kill"
+            outf.seek(0)
+            errf.seek(0)
+            r.finish(p.returncode, outf.read(), errf.read(), time.time() - t0)
+        log.write("killed", "%s (pid %d); mpirun ended %.2f s later" % (
+            self.victim, victim, time.time() - sent))
+        if r.json is None:
+            return "FAIL", "rank 0 wrote no report: " + (r.json_problem or "?")
+        if r.json["complete"]:
+            return "FAIL", "the report says complete"
+        if self.victim == "worker":
+            if r.rc != 3:
+                return "FAIL", "exit %s, not 3" % status_name(r.rc)
+            if "a worker died on MPI rank 1" not in r.err:
+                return "FAIL", "no message names the lost rank"
+        elif r.rc == 0:
+            return "FAIL", "mpirun exited 0"
+        return "PASS", None
+
+    def find_victim(self, p):
+        """After rank 1's worker started a target (its tracer has a
+        child): the process to signal."""
+        deadline = time.time() + 20
+        while time.time() < deadline and p.poll() is None:
+            time.sleep(0.2)
+            table = proc_table()
+            for pid in descendants(p.pid, table):
+                try:
+                    with open("/proc/%d/environ" % pid, "rb") as f:
+                        env = f.read().split(b"\0")
+                except OSError:
+                    continue
+                if b"OMPI_COMM_WORLD_RANK=1" not in env or \
+                        table[pid][0] != p.pid:
+                    continue  # the rank itself is mpirun's child
+                workers = descendants(pid, table)
+                targets = [w for w in workers if descendants(w, table)]
+                if not targets:
+                    continue
+                time.sleep(1.0)  # mid-search
+                return {"worker": targets[0], "rank": pid, "sigint": p.pid}[self.victim]
+        return None
 
 
 class CheckpointCase(Case):
@@ -1845,6 +1963,15 @@ def build_cases(samples, pending, baseline):
             problems.append("jobs.txt line %d: bad line" % lineno)
             continue
         cases += [JobsCase(s, words[1], o, words[2:]) for o in ("O0", "O2")]
+    for lineno, words in read_list("mpi.txt", -1):
+        s = samples.get(words[0])
+        if s is None or len(words) < 2 or words[1] not in MODELS:
+            problems.append("mpi.txt line %d: bad line" % lineno)
+            continue
+        cases.append(MpiCase(s, words[1], words[2:]))
+    if "szymanski" in samples:
+        cases += [MpiKillCase(v, samples["szymanski"], [], v)
+                  for v in ("worker", "rank", "sigint")]
     for lineno, words in read_list("ratio.txt", -1):
         s = samples.get(words[0])
         if s is None or len(words) < 2 or words[1] not in MODELS[1:]:
