@@ -1430,13 +1430,19 @@ static int spawn(struct coord *c, const struct options *wo, int first)
 		int sv[2];
 		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
 			return -1;
-		pid_t pid = fork();
+		pid_t parent = getpid(), pid = fork();
 		if (pid < 0) {
 			close(sv[0]);
 			close(sv[1]);
 			return -1;
 		}
 		if (pid == 0) {
+			/* die with the coordinator, even if it is already gone
+			 * (SIGKILLed before this line: seen under load, a
+			 * worker left exploring for ever) */
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (getppid() != parent)
+				_exit(1);
 			close(sv[0]);
 			for (int j = 0; j < i; j++)
 				close(c->w[j].fd);
