@@ -1041,6 +1041,22 @@ static bool same_state(const struct user_regs_struct *a,
 	return memcmp(&x, &y, sizeof x) == 0;
 }
 
+/* th loops for ever on its own data: it waits (TW_AWAIT) on nothing,
+ * so only a signal wakes it (await_wake never does). */
+static void spins_for_ever(struct tracer *t, struct lthread *th)
+{
+	th->info.status = TS_BLOCKED;
+	th->info.wait = TW_AWAIT;
+	th->info.wait_pc = th->regs.rip;
+	th->info.wait_addr = 0;
+	th->info.timed = false;
+	th->info.nawait = 0;
+	th->aw.nreads = 0;
+	th->aw.on = false;
+	th->need_advance = false;
+	t->st.awaits++;
+}
+
 static int local_spin(struct tracer *t, struct lthread *th, uint64_t lo,
 		      uint64_t hi, struct proc_stop *st)
 {
@@ -1068,16 +1084,7 @@ static int local_spin(struct tracer *t, struct lthread *th, uint64_t lo,
 			return -1;
 		if (th->regs.rip == s0.rip && same_state(&th->regs, &s0) &&
 		    await_stack_hash(t, th, &th->regs) == h0) {
-			th->info.status = TS_BLOCKED;
-			th->info.wait = TW_AWAIT;
-			th->info.wait_pc = th->regs.rip;
-			th->info.wait_addr = 0;
-			th->info.timed = false;
-			th->info.nawait = 0;
-			th->aw.nreads = 0;
-			th->aw.on = false;
-			th->need_advance = false;
-			t->st.awaits++;
+			spins_for_ever(t, th);
 			return 1;
 		}
 	}
@@ -1158,16 +1165,7 @@ static bool quiet_spin(struct tracer *t, struct lthread *th, struct quiet *q)
 		return false;
 	if (q->have && same_state(&th->regs, &q->s0) &&
 	    await_stack_hash(t, th, &th->regs) == q->h0) {
-		th->info.status = TS_BLOCKED;
-		th->info.wait = TW_AWAIT;
-		th->info.wait_pc = th->regs.rip;
-		th->info.wait_addr = 0;
-		th->info.timed = false;
-		th->info.nawait = 0;
-		th->aw.nreads = 0;
-		th->aw.on = false;
-		th->need_advance = false;
-		t->st.awaits++;
+		spins_for_ever(t, th);
 		return true;
 	}
 	if (!(q->n & (q->n - 1))) { /* 1024, 2048, ...: a new reference */
