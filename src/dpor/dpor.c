@@ -745,14 +745,52 @@ static void end_races(struct dpor *d, unsigned k)
 	n->ev = saved;
 }
 
+/* A node whose event ended the process in the middle of its thread (a
+ * crash, an abort; n->ended): as the sleeper its thread becomes when the
+ * other branches there are explored, the event must wake at what could
+ * show the end in another place -- output, syscalls, another end -- as
+ * well as at what could change the event itself (a write to what the
+ * faulting instruction read).  Its own accesses and the end's, then.
+ * (With only its own, t1 crashing after t3's output was never explored:
+ * the crash slept through the output, found/crash_vs_output_sc.c.)  When
+ * they do not fit, the copy conflicts with every access: a sleeper that
+ * never sleeps is redundant, not unsound.  Returns n->ev or *buf. */
+static const struct tr_event *sleeper_event(const struct node *n,
+					    struct tr_event *buf)
+{
+	struct dec_access end[2];
+	int nend;
+
+	if (!n->ended)
+		return &n->ev;
+	*buf = n->ev;
+	ev_end_accesses(end, &nend);
+	if (buf->nacc + nend > DEC_MAX_MEM) {
+		end[0] = (struct dec_access){ 0, UINT64_MAX,
+					      DEC_READ | DEC_WRITE, 0 };
+		nend = 1;
+		buf->nacc = 0;
+	}
+	for (int i = 0; i < nend; i++) {
+		int j = buf->nacc++;
+		buf->acc[j] = end[i];
+		buf->rval[j] = buf->wval[j] = 0;
+		buf->fwd_seq[j] = 0;
+		buf->fwd_slot[j] = 0;
+	}
+	return buf;
+}
+
 void dpor_ended(struct dpor *d, unsigned k)
 {
 	const struct node *n;
 
 	if (k >= d->n || !d->nodes[k].executed)
 		return;
-	if (d->nodes[k].ev.kind != EV_END)
+	if (d->nodes[k].ev.kind != EV_END) {
 		end_races(d, k);
+		d->nodes[k].ended = true;
+	}
 	n = &d->nodes[k];
 	for (uint64_t m = n->enabled & ~(1ull << n->chosen); m; m &= m - 1)
 		if ((d->last_mask & m & -m) &&
@@ -956,6 +994,7 @@ int dpor_executed(struct dpor *d, unsigned k, const struct tr_event *ev)
 		return -2;
 	}
 	n->ev = *ev;
+	n->ended = false;
 	n->executed = true;
 	n->stutter = false;
 	return analyse(d, k);
@@ -1007,8 +1046,10 @@ int dpor_next_task(struct dpor *d)
 		n->nvalues = n->vidx = 0;
 		if (n->executed) {
 			n->done |= 1ull << n->chosen;
+			struct tr_event buf;
 			if (!d->exhaustive)
-				add_sleeper(n, n->chosen, true, &n->ev);
+				add_sleeper(n, n->chosen, true,
+					    sleeper_event(n, &buf));
 			n->executed = false; /* a wait comes back here */
 		}
 		/* a given-away branch's event joins the sleep set before
@@ -1127,7 +1168,9 @@ size_t dpor_steal(struct dpor *d, void **blob, int *tid)
 		uint8_t dn = s ? s->done : 1;
 		put(&p, &st, 4);
 		put(&p, &dn, 1);
-		put(&p, s ? &s->ev : &n->ev, sizeof(struct tr_event));
+		struct tr_event buf;
+		put(&p, s ? &s->ev : sleeper_event(n, &buf),
+		    sizeof(struct tr_event));
 	}
 	n->done |= 1ull << t;
 	n->stolen |= 1ull << t;

@@ -33,6 +33,7 @@ struct node {
 				 * choice (EV_NONDET): values to explore,
 				 * the one taken (dpor_value) */
 	struct tr_event ev;
+	bool ended; /* ev ended the process mid-thread (sleeper_event) */
 	uint32_t idx; /* 1-based index of the event in its thread */
 	struct vc clock;
 	/* --jobs: threads whose subtree here was given to another task

@@ -1,4 +1,6 @@
-/* found/crash_vs_output_sc.c -- under sc, a COMPLETE dpor search lacks
+/* (b) FIXED (crash sleeps with the end's accesses; samples/crash_after_output.c);
+ * (a) remains for --strategy optimal only.
+ * found/crash_vs_output_sc.c -- under sc, a COMPLETE dpor search lacks
  * outcomes of two kinds, in a program where one thread may crash:
  *   (a) "t2 2": t3's X = 2 between t2's X = 1 and its load of X, a plain
  *       store/load race that Optimal-DPOR never reverses here (Source-DPOR

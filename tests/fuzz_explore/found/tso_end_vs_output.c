@@ -1,4 +1,5 @@
-/* found/tso_end_vs_output.c -- under tso, dpor (Optimal and Source) reports
+/* FIXED (crash sleeps with the end's accesses; samples/crash_vs_buffer.c).
+ * found/tso_end_vs_output.c -- under tso, dpor (Optimal and Source) reports
  * a COMPLETE search that lacks outcomes sc has: the crash of t2 (which
  * always happens) racing with the output of t1 and main.
  *
