@@ -17,6 +17,7 @@
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,7 +29,7 @@
 #endif
 
 static volatile sig_atomic_t watchdog_fired, interrupted, deadline_passed;
-static unsigned watchdog_seconds;
+static unsigned watchdog_ms;
 
 static void on_alarm(int sig)
 {
@@ -94,11 +95,24 @@ bool proc_deadline_passed(void)
 
 void proc_set_watchdog(unsigned seconds)
 {
+	proc_set_watchdog_ms(seconds * 1000);
+}
+
+void proc_set_watchdog_ms(unsigned ms)
+{
 	struct sigaction sa = { .sa_handler = on_alarm };
 
-	watchdog_seconds = seconds;
+	watchdog_ms = ms;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGALRM, &sa, NULL); /* no SA_RESTART: waitpid gets EINTR */
+}
+
+static void arm(unsigned ms)
+{
+	struct itimerval it = { .it_value = { ms / 1000,
+					      (long)(ms % 1000) * 1000 } };
+
+	setitimer(ITIMER_REAL, &it, NULL);
 }
 
 int proc_pin_self(int cpu)
@@ -342,13 +356,13 @@ int proc_wait(struct proc *p, bool any, struct proc_stop *st)
 	pid_t r;
 
 	watchdog_fired = 0;
-	if (watchdog_seconds)
-		alarm(watchdog_seconds);
+	if (watchdog_ms)
+		arm(watchdog_ms);
 	do {
 		r = interrupted ? -1 : waitpid(any ? -1 : p->pid, &ws, __WALL);
 	} while (r < 0 && errno == EINTR && !watchdog_fired && !interrupted);
-	if (watchdog_seconds)
-		alarm(0);
+	if (watchdog_ms)
+		arm(0);
 	if (r < 0) {
 		memset(st, 0, sizeof *st);
 		st->kind = interrupted		    ? PROC_INTR

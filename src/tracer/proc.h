@@ -109,6 +109,7 @@ void proc_kill(struct proc *p);
 /* Watchdog: a proc_wait longer than this many seconds returns
  * PROC_TIMEOUT (0: no limit). */
 void proc_set_watchdog(unsigned seconds);
+void proc_set_watchdog_ms(unsigned ms);
 
 /* SIGINT/SIGTERM/SIGHUP make every wait return PROC_INTR from then on
  * (installed once by main). */

@@ -29,6 +29,8 @@ struct tr_checkpoint {
 	struct lthread th[TR_MAX_THREADS];
 	int nthreads, cur;
 	bool native;
+	unsigned probe_events; /* a probe's state (tracer_step) */
+	bool probe_tail;
 	uint64_t wait_seq, next_start_routine, clock_ns;
 	int64_t next_value;
 	struct output out[3];
@@ -166,6 +168,8 @@ static struct tr_checkpoint *capture(struct tracer *t, uint64_t pc)
 	}
 	c->cur = t->cur;
 	c->native = t->native;
+	c->probe_events = t->probe_events;
+	c->probe_tail = t->probe_tail;
 	c->wait_seq = t->wait_seq;
 	c->next_start_routine = t->next_start_routine;
 	c->clock_ns = t->clock_ns;
@@ -202,6 +206,8 @@ static int apply(struct tracer *t, const struct tr_checkpoint *c,
 	t->nthreads = c->nthreads;
 	t->cur = c->cur;
 	t->native = c->native;
+	t->probe_events = c->probe_events;
+	t->probe_tail = c->probe_tail;
 	t->wait_seq = c->wait_seq;
 	t->clock_ns = c->clock_ns;
 	t->next_start_routine = c->next_start_routine;

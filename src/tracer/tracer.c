@@ -24,7 +24,7 @@
 #include "tso/shadow.h"
 
 static int run_free(struct tracer *t);
-#define PROBE_SECONDS 2  /* a lone thread runs natively this long, */
+#define PROBE_MS 2000 /* a lone thread runs natively this long, */
 #define PROBE_EVENTS 1000 /* then this many events under control */
 static int live_threads(const struct tracer *t);
 static void enter_native(struct tracer *t);
@@ -160,6 +160,9 @@ struct lthread *tr_new_thread(struct tracer *t)
 	th->info.status = TS_RUNNABLE;
 	th->need_advance = true;
 	t->nthreads++;
+	/* a probe watches a lone thread: a second one ends it */
+	t->probe_events = 0;
+	t->probe_tail = false;
 	return th;
 }
 
@@ -1572,7 +1575,14 @@ int tracer_step(struct tracer *t, int tid, struct tr_event *done)
 		goto out;
 	if (th->info.status != TS_RUNNABLE)
 		goto out; /* it blocked while running natively */
-	bool probing = t->probe_events > 0;
+	/* Events of a lone thread are no events of the search while it is
+	 * watched by a probe, until it runs natively again, and before any
+	 * other thread was born: whether it runs natively or under control
+	 * then depends on the wall clock (probe()), or on where the fork
+	 * snapshot was taken, and the search must not.  Nothing races with
+	 * them (the thread's clock covers every event). */
+	bool probing = t->probe_events > 0 || t->probe_tail ||
+		       t->nthreads == 1;
 	uint64_t timed = 0, seq[TR_AUX_BASE];
 	for (int i = 0; i < t->nthreads && i < TR_AUX_BASE; i++)
 		if (t->th[i].info.status == TS_BLOCKED && t->th[i].info.timed) {
@@ -1596,8 +1606,8 @@ int tracer_step(struct tracer *t, int tid, struct tr_event *done)
 	    th->info.status == TS_RUNNABLE && th->need_advance) {
 		if (t->probe_events)
 			t->probe_events--; /* watched: see probe() */
-		else if (live_threads(t) == 1 && !t->native && !th->region &&
-			 t->native_ok)
+		if (!t->probe_events && live_threads(t) == 1 &&
+		    !t->native && !th->region && t->native_ok)
 			enter_native(t);
 		t->in_step = true; /* an atomic section runs on in it */
 		r = advance(t);
@@ -1630,8 +1640,11 @@ int tracer_step(struct tracer *t, int tid, struct tr_event *done)
 	/* a lone thread watched for a spin loop (probe()) is no event of
 	 * the search: whether a probe happens depends on the wall clock, the
 	 * search must not (its clock covers every event: nothing races) */
-	if (probing && done->kind != EV_SPAWN && live_threads(t) == 1)
+	if (probing && live_threads(t) == 1 && done->kind != EV_SPAWN &&
+	    done->kind != EV_NONDET && done->kind != EV_END) {
 		done->kind = EV_NONE;
+		drain_all(t); /* no update events either */
+	}
 out:
 	if (r < 0)
 		tr_end_internal(t, "stepping failed");
@@ -1866,6 +1879,7 @@ static int live_threads(const struct tracer *t)
 static void enter_native(struct tracer *t)
 {
 	drain_all(t); /* nobody is left to see the order */
+	t->probe_tail = false;
 	for (int i = 0; i < t->nthreads; i++)
 		t->th[i].section = RG_NONE; /* atomic against nobody */
 	/* stop points are lifted when hit (bp_native_hit); hooks stay:
@@ -1934,10 +1948,23 @@ static int probe(struct tracer *t, struct proc_stop *st)
 		return 0;
 	if (proc_getregs(&t->proc, &th->regs) < 0)
 		return -1;
-	t->probe_seconds *= 2;
+	t->probe_ms *= 2;
 	t->probe_events = PROBE_EVENTS;
+	t->probe_tail = true;
 	tr_leave_native(t);
 	return 1;
+}
+
+/* The first probe period: PROBE_MS, or X86SMC_PROBE_MS (tests make it
+ * short to probe a native prefix as a loaded machine does). */
+static unsigned probe_period(void)
+{
+	const char *e = getenv("X86SMC_PROBE_MS");
+	char *end;
+	unsigned long ms = e ? strtoul(e, &end, 10) : 0;
+
+	return e && *e && !*end && ms > 0 && ms < 3600000 ? (unsigned)ms
+							  : PROBE_MS;
 }
 
 static int run_free(struct tracer *t)
@@ -1945,12 +1972,12 @@ static int run_free(struct tracer *t)
 	struct proc_stop st;
 	int sig = deliverable_signal(t), r;
 
-	if (!t->probe_seconds)
-		t->probe_seconds = PROBE_SECONDS;
+	if (!t->probe_ms)
+		t->probe_ms = probe_period();
 	for (;;) {
 		if (tr_sync_regs(t) < 0 || proc_cont(&t->proc, sig) < 0)
 			return -1;
-		proc_set_watchdog(t->probe_seconds);
+		proc_set_watchdog_ms(t->probe_ms);
 		r = proc_wait(&t->proc, false, &st);
 		proc_set_watchdog(0);
 		if (r < 0)

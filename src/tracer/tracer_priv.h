@@ -120,11 +120,12 @@ struct tracer {
 	int nslots;
 	struct tracer_stats st;
 	unsigned long steps;     /* events in this execution */
-	/* A lone thread running natively is stopped after probe_seconds
+	/* A lone thread running natively is stopped after probe_ms
 	 * and watched for probe_events events under control: a spin loop
 	 * nobody is left to end is a livelock (await.c).  The period
 	 * doubles after each probe. */
-	unsigned probe_seconds, probe_events;
+	unsigned probe_ms, probe_events;
+	bool probe_tail; /* a probe ended, native mode not entered yet */
 	bool no_emulate;         /* X86SMC_NO_EMULATE: step every event */
 	unsigned long nsteps, nconts; /* single steps, runs to a stop */
 	tr_cfa_fn cfa_fn;        /* langrt.c: the explorer's unwinder */

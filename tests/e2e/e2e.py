@@ -1779,6 +1779,43 @@ class InterruptCase(Case):
         return "PASS", None
 
 
+class ProbeCase(Case):
+    """A lone thread running natively is probed (stopped and watched under
+    control for a while) after a period of wall-clock time: on a loaded
+    machine that happened during long_main's native prefix, and the fork
+    snapshot then held a probed main: "replayed prefix diverged at event 0".
+    X86SMC_PROBE_MS makes the period short, so the probe comes in the
+    prefix on any machine: the search must report what it reports without
+    it (executions, hb classes, outcomes), exit 0."""
+
+    def __init__(self, sample, opt, model):
+        super().__init__("probe/%s-%s/%s" % (sample.name, opt, model))
+        self.s, self.opt, self.model = sample, opt, model
+
+    def run(self, log):
+        binary = self.s.binary(self.opt)
+        missing = self.require(binary)
+        if missing:
+            return "FAIL", missing
+        res = []
+        for i, env in enumerate(([], ["env", "X86SMC_PROBE_MS=5"])):
+            r = Run(self.model, ["--keep-going"], binary, self.s.args, log,
+                    "probe%d.json" % i)
+            r.cmd = env + r.cmd
+            r.run()
+            why = r.problem(self.model)
+            if why or r.rc != 0:
+                return "FAIL", "run %d%s: %s" % (i + 1, " (probed)" if i else "",
+                                                 why or status_name(r.rc))
+            j = r.json
+            res.append((j["executions"], j["hb_classes"], j["complete"],
+                        sorted((o["stdout"], o["status"], o["count"])
+                               for o in j["outcomes"])))
+        if res[0] != res[1]:
+            return "FAIL", "probed run differs: %r vs %r" % (res[1], res[0])
+        return "PASS", None
+
+
 class DeterminismCase(Case):
     """samples/determinism.c prints time, clocks, random bytes, rdtsc and
     ids from main (native) and two threads (under control): two runs of
@@ -2028,6 +2065,9 @@ def build_cases(samples, pending, baseline):
     if "determinism" in samples:
         cases += [DeterminismCase(samples["determinism"], o, m)
                   for o, m in (("O0", "sc"), ("O2", "tso"))]
+    if "long_main" in samples:
+        cases += [ProbeCase(samples["long_main"], o, m)
+                  for o, m in (("O0", "sc"), ("O2", "tso"), ("O0", "pso"))]
     huge = ["1000000000000"]
     spin, longm = samples.get("spin_long"), samples.get("long_main")
     if spin:
