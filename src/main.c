@@ -13,12 +13,14 @@
 #include "dpor/schedule.h"
 #include "options.h"
 #include "report/dot.h"
+#include "report/profile.h"
 #include "report/results.h"
 #include "report/sarif.h"
 #include "report/svcomp.h"
 #include "tracer/handoff.h"
 #include "tracer/log.h"
 #include "tracer/proc.h"
+#include "tracer/prof.h"
 #include "tracer/target.h"
 
 static int write_json(const struct options *o, const struct results *r)
@@ -289,6 +291,8 @@ static int run(struct options *o_)
 		return 2;
 	}
 	log_verbose = o.verbose;
+	if (o.profile)
+		prof_begin();
 	/* --jobs, MPI: each worker pins itself */
 	if (o.jobs == 1 && dist_size() == 1)
 		proc_pin_self(-1);
@@ -308,6 +312,7 @@ static int run(struct options *o_)
 	if (r != 2 || res.executions > 0 || proc_interrupted()) {
 		FILE *human = (o.json && strcmp(o.json, "-") == 0) ? stderr
 								  : stdout;
+		int pp = prof_enter(PROF_REPORT);
 		if (o.property)
 			r = answer(&o, &res, r);
 		report_text(&res, human, o.outcomes);
@@ -318,6 +323,9 @@ static int run(struct options *o_)
 		     write_witness(&o, &res) < 0) &&
 		    r == 0)
 			r = 2;
+		prof_leave(pp);
+		fflush(human);
+		profile_print(stderr, &res);
 	}
 	if (o.gdb || o.core) { /* after the report: it may exec gdb */
 		if (res.handoff_pid <= 0)

@@ -23,6 +23,7 @@ struct options {
 	double timeout;                 /* seconds, 0: none */
 	bool keep_going, outcomes, robustness, sanity;
 	bool no_timeouts; /* timed waits time out only when nothing runs */
+	bool profile;     /* --profile: report/profile.c */
 	long max_timeouts; /* a thread's timeouts in a row explored (1) */
 	const char *json, *trace_out, *replay, *nondet_domain;
 	int jobs;

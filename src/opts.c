@@ -111,6 +111,10 @@ void opts_usage(void)
 	     "under mpirun)\n"
 	     "  --mpi                       join an MPI job even if its "
 	     "environment is unknown\n"
+	     "  --profile                   where the time went: stops, forks, "
+	     "replay, analysis\n"
+	     "                              (stderr, JSON \"profile\"; "
+	     "docs/PERFORMANCE.md)\n"
 	     "  --robustness  --sanity\n"
 	     "  -v (verbose)  -h/--help  --version\n"
 	     "exit status: 0 no error, 1 error found, 2 usage error or the "
@@ -185,7 +189,7 @@ enum { O_MODEL = 256, O_STRATEGY, O_PREEMPT, O_MAXEXEC, O_TIMEOUT,
        O_MAXSTEPS, O_KEEP, O_OUTCOMES, O_JSON, O_TRACEOUT, O_REPLAY, O_JOBS,
        O_ROBUST, O_NONDET, O_SANITY, O_VERSION, O_SEED, O_FENCE,
        O_ATOMIC_CALL, O_NO_ATOMIC_CALL, O_SYNC, O_FRAMES, O_GDB, O_CORE,
-       O_DOT, O_SVG, O_SARIF, O_NO_TIMEOUTS, O_MAX_TIMEOUTS, O_PROPERTY,
+       O_DOT, O_SVG, O_SARIF, O_NO_TIMEOUTS, O_PROFILE, O_MAX_TIMEOUTS, O_PROPERTY,
        O_RACES, O_WITNESS, O_EXPECT_EXIT, O_EXPECT_STDOUT, O_EXPECT_FILE,
        O_MPI };
 
@@ -198,6 +202,7 @@ static const struct option longopts[] = {
 	{ "max-steps", required_argument, 0, O_MAXSTEPS },
 	{ "keep-going", no_argument, 0, O_KEEP },
 	{ "no-timeouts", no_argument, 0, O_NO_TIMEOUTS },
+	{ "profile", no_argument, 0, O_PROFILE },
 	{ "max-timeouts", required_argument, 0, O_MAX_TIMEOUTS },
 	{ "outcomes", no_argument, 0, O_OUTCOMES },
 	{ "json", required_argument, 0, O_JSON },
@@ -346,6 +351,7 @@ static int set(struct options *o, int c, const char *arg, char *err,
 	}
 	case O_KEEP: o->keep_going = true; return 0;
 	case O_NO_TIMEOUTS: o->no_timeouts = true; return 0;
+	case O_PROFILE: o->profile = true; return 0;
 	case O_OUTCOMES: o->outcomes = true; return 0;
 	case O_ROBUST: o->robustness = true; return 0;
 	case O_SANITY: o->sanity = true; return 0;
@@ -427,6 +433,11 @@ int opts_parse(int argc, char **argv, struct options *o, char *err,
 		snprintf(err, (size_t)errsize, "--%s needs --replay FILE (the "
 			 "schedule to run to the failure)",
 			 o->gdb ? "gdb" : "core");
+		return -1;
+	}
+	if (o->profile && o->jobs > 1) {
+		snprintf(err, (size_t)errsize, "--profile measures one "
+			 "process: use it with --jobs 1");
 		return -1;
 	}
 	if (optind >= argc) {

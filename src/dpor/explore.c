@@ -32,6 +32,7 @@
 #include "report/trace.h"
 #include "tracer/escape.h"
 #include "tracer/proc.h"
+#include "tracer/prof.h"
 #include "tracer/tracer.h"
 
 /* Checkpoints (docs/PERFORMANCE.md, "Snapshot policy"): a fork of the
@@ -39,9 +40,11 @@
  * quarter of its depth (so a very long execution takes a few dozen, not
  * one per CP_GAP events), at most CP_MAX alive; an execution continues
  * from the deepest one within its replayed prefix instead of replaying
- * the prefix from the start. */
+ * the prefix from the start.  Also one at the execution's branch point
+ * (dpor_prefix) when CP_BRANCH_GAP events or more lie since the last. */
 #define CP_GAP 24
 #define CP_MAX 32
+#define CP_BRANCH_GAP 8 /* replayed events a branch checkpoint saves */
 #define PCT_MAX_DEPTH 8 /* bug depth d: d - 1 priority change points */
 #define PCT_DEPTH 3
 
@@ -912,7 +915,12 @@ static void checkpoint(struct explorer *x, unsigned k)
 	unsigned last = x->ncp ? x->cp[x->ncp - 1].depth : 0;
 	struct tr_checkpoint *c;
 
-	if (!x->use_cps || k < last + CP_GAP + last / 4 ||
+	/* and at the branch point, where the siblings of this execution
+	 * and its subtree start (--profile, dekker sc: a replayed event
+	 * costs ~43 us, a fork ~200 us; 2.38 -> 2.17 s) */
+	unsigned branch = x->dpor ? dpor_prefix(x->dpor) : 0;
+	bool at_branch = k == branch && k >= last + CP_BRANCH_GAP;
+	if (!x->use_cps || (k < last + CP_GAP + last / 4 && !at_branch) ||
 	    proc_interrupted() || (x->abort && *x->abort))
 		return;
 	if (x->ncp == CP_MAX) {
@@ -1001,7 +1009,13 @@ static enum exec_result step_loop(struct explorer *x)
 				return EXEC_FAILED;
 			tracer_allow_native(x->t,
 					    dpor_covered(x->dpor, tid));
+			/* --profile: a step of the prefix is replay */
+			int pp = prof_enter(k < dpor_prefix(x->dpor) &&
+							    k >= x->start_k
+						    ? PROF_REPLAY
+						    : PROF_OWN);
 			tracer_step(x->t, tid, &ev);
+			prof_leave(pp);
 		}
 		if (ev.kind == EV_NONE) { /* it blocked before any event */
 			dpor_retract(x->dpor, k);
@@ -1010,7 +1024,10 @@ static enum exec_result step_loop(struct explorer *x)
 		if (x->o->sanity && dpor_check(x->dpor) < 0)
 			fprintf(stderr, "x86smc: sanity: dpor_check failed at "
 				"event %u\n", k);
-		if (dpor_executed(x->dpor, k, &ev) < 0) {
+		int pd = prof_enter(PROF_DPOR);
+		int de = dpor_executed(x->dpor, k, &ev);
+		prof_leave(pd);
+		if (de < 0) {
 			snprintf(x->why, sizeof x->why, "internal error: the "
 				 "replayed prefix diverged at event %u (the "
 				 "target is not deterministic?)", k);
@@ -1026,8 +1043,11 @@ static enum exec_result step_loop(struct explorer *x)
 		if (x->show)
 			print_event(x, x->res->events, &ev);
 	}
-	if (k > 0 && ends_process(tracer_end(x->t)->kind))
+	if (k > 0 && ends_process(tracer_end(x->t)->kind)) {
+		int pd = prof_enter(PROF_DPOR);
 		dpor_ended(x->dpor, k - 1);
+		prof_leave(pd);
+	}
 	return EXEC_DONE;
 }
 
@@ -1108,6 +1128,16 @@ static void drop_checkpoints(struct explorer *x)
 
 /* Continue from the deepest usable checkpoint, else from the snapshot;
  * the schedule so far is the tree's. */
+/* dpor_next, as --profile sees it */
+static bool dpor_next_timed(struct dpor *d)
+{
+	int pp = prof_enter(PROF_DPOR);
+	bool r = dpor_next(d);
+
+	prof_leave(pp);
+	return r;
+}
+
 static int resume(struct explorer *x)
 {
 	unsigned d;
@@ -1162,14 +1192,19 @@ static int begin(struct explorer *x)
 	x->t = tracer_new(&to);
 	if (!x->t)
 		return -1;
+	int pp = prof_enter(PROF_LAUNCH);
 	if (tracer_start(x->t, x->o->argv) < 0) {
+		prof_leave(pp);
 		snprintf(x->why, sizeof x->why, "the program could not be run");
 		return -1;
 	}
 	if (!tracer_ended(x->t) &&
 	    (install_hooks(x) < 0 || assume_fences(x) < 0 ||
-	     tracer_go(x->t) < 0))
+	     tracer_go(x->t) < 0)) {
+		prof_leave(pp);
 		return -1;
+	}
+	prof_leave(pp);
 	if (!tracer_ended(x->t) && x->use_snapshots && x->sym &&
 	    tracer_snapshot(x->t, sym_addr(x->sym, "syscall")) == 0)
 		x->snapshots = true;
@@ -1686,7 +1721,7 @@ int explore(const struct options *o, struct results *res)
 			dpor_reset(x.dpor);
 			if (!o->max_executions && n + 1 >= EXPLORE_RANDOM_EXECUTIONS)
 				break;
-		} else if (!dpor_next(x.dpor)) {
+		} else if (!dpor_next_timed(x.dpor)) {
 			bool pruned = dpor_pruned(x.dpor);
 			if (icb && pruned && x.bound < top) {
 				dpor_free(x.dpor); /* the next bound */
@@ -1729,8 +1764,11 @@ done:
 		fprintf(stderr, "x86smc: %s\n", x.why);
 	if ((o->jobs > 1 || dist_size() > 1) && !o->nested && res->nerrors)
 		write_trace(o, &res->errors[0]);
-	if (!lost) /* a search that lost a rank: report, no more work */
+	if (!lost) { /* a search that lost a rank: report, no more work */
+		int pp = prof_enter(PROF_FENCE);
 		fence_check(&x);
+		prof_leave(pp);
+	}
 	sched_free(&replay);
 	dpor_free(x.dpor);
 	explorer_fini(&x);

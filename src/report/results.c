@@ -1,5 +1,6 @@
 /* results.c — outcomes, errors and the two summaries. */
 #include "report/results.h"
+#include "report/profile.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -247,6 +248,7 @@ int report_json(const struct results *r, FILE *f)
 		(unsigned long)r->checkpoints);
 	fprintf(f, "  \"jobs\": %d,\n", r->jobs ? r->jobs : 1);
 	fprintf(f, "  \"hb_classes\": %lu,\n", r->traces);
+	profile_json(f);
 	if (r->robust_checked) {
 		fprintf(f, "  \"robust\": %s,\n  \"non_sc_outcomes\": [",
 			r->nnon_sc ? "false" : "true");

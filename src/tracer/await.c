@@ -28,8 +28,16 @@ uint64_t await_stack_hash(struct tracer *t, const struct lthread *th,
 		return 0;
 	if (hi - lo > STACK_HASHED)
 		hi = lo + STACK_HASHED;
-	size_t n = proc_read(&t->proc, lo, buf, (size_t)(hi - lo));
-	for (size_t i = 0; i < n; i++)
+	size_t n = proc_read(&t->proc, lo, buf, (size_t)(hi - lo)), i = 0;
+	/* eight bytes a step (this runs at every await window's start:
+	 * byte by byte it was 4 % of dekker's whole search) */
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, buf + i, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+		h ^= h >> 29;
+	}
+	for (; i < n; i++)
 		h = (h ^ buf[i]) * 1099511628211ull;
 	return h ^ n;
 }

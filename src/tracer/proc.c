@@ -1,5 +1,6 @@
 /* proc.c — ptrace, seccomp and memory access for one traced process. */
 #include "tracer/proc.h"
+#include "tracer/prof.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -358,9 +359,11 @@ int proc_wait(struct proc *p, bool any, struct proc_stop *st)
 	watchdog_fired = 0;
 	if (watchdog_ms)
 		arm(watchdog_ms);
+	int pp = prof_enter(PROF_WAIT);
 	do {
 		r = interrupted ? -1 : waitpid(any ? -1 : p->pid, &ws, __WALL);
 	} while (r < 0 && errno == EINTR && !watchdog_fired && !interrupted);
+	prof_leave(pp);
 	if (watchdog_ms)
 		arm(0);
 	if (r < 0) {
@@ -378,7 +381,11 @@ int proc_wait(struct proc *p, bool any, struct proc_stop *st)
 static int req(struct proc *p, enum __ptrace_request r, void *addr,
 	       void *data)
 {
-	if (ptrace(r, p->pid, addr, data) == 0)
+	int pp = prof_enter(PROF_PTRACE);
+	long rc = ptrace(r, p->pid, addr, data);
+
+	prof_leave(pp);
+	if (rc == 0)
 		return 0;
 	if (errno != ESRCH)
 		pr_err("ptrace(%d, %d): %s", (int)r, p->pid, strerror(errno));
@@ -450,16 +457,21 @@ size_t proc_read(struct proc *p, uint64_t addr, void *buf, size_t n)
 {
 	struct iovec local = { buf, n };
 	struct iovec remote = { (void *)addr, n };
+	int pp = prof_enter(PROF_MEM);
 	ssize_t r = process_vm_readv(p->pid, &local, 1, &remote, 1, 0);
 
 	if (r < 0 && p->memfd >= 0) /* e.g. a page without read permission */
 		r = pread(p->memfd, buf, n, (off_t)addr);
+	prof_leave(pp);
 	return r < 0 ? 0 : (size_t)r;
 }
 
 size_t proc_write(struct proc *p, uint64_t addr, const void *buf, size_t n)
 {
+	int pp = prof_enter(PROF_MEM);
 	ssize_t r = pwrite(p->memfd, buf, n, (off_t)addr);
+
+	prof_leave(pp);
 	return r < 0 ? 0 : (size_t)r;
 }
 
@@ -490,6 +502,7 @@ void proc_kill(struct proc *p)
 
 	if (p->pid <= 0)
 		return;
+	int pp = prof_enter(PROF_KILL);
 	kill(p->pid, SIGKILL);
 	for (;;) { /* reap it, whatever signal interrupts the wait */
 		pid_t r = waitpid(p->pid, &ws, __WALL);
@@ -502,6 +515,7 @@ void proc_kill(struct proc *p)
 		close(p->memfd);
 	p->memfd = -1;
 	p->pid = 0;
+	prof_leave(pp);
 }
 
 /* Fork the stopped process p by injecting clone(SIGCHLD|CLONE_PARENT) at

@@ -14,6 +14,7 @@
 #include <sys/syscall.h>
 
 #include "tracer/log.h"
+#include "tracer/prof.h"
 #include "tracer/tracer_priv.h"
 
 /* The state when control started: every execution continues from a
@@ -142,7 +143,7 @@ static void cp_free(struct tr_checkpoint *c)
 /* A stopped fork of the current process at an instruction boundary (the
  * clone injected at pc), with a copy of the tracer's per-execution
  * state. */
-static struct tr_checkpoint *capture(struct tracer *t, uint64_t pc)
+static struct tr_checkpoint *capture_at(struct tracer *t, uint64_t pc)
 {
 	struct tr_checkpoint *c = calloc(1, sizeof *c);
 	bool rebp;
@@ -182,8 +183,8 @@ static struct tr_checkpoint *capture(struct tracer *t, uint64_t pc)
 
 /* Forget the current execution's process and state; continue from a
  * fork of c. */
-static int apply(struct tracer *t, const struct tr_checkpoint *c,
-		 uint64_t pc)
+static int apply_at(struct tracer *t, const struct tr_checkpoint *c,
+		    uint64_t pc)
 {
 	bool rebp;
 	pid_t pid;
@@ -228,6 +229,27 @@ static int apply(struct tracer *t, const struct tr_checkpoint *c,
 	t->nnlift = 0;
 	bp_restored(t);
 	return tr_sync_regs(t);
+}
+
+/* --profile: a fork of the target, whole (prof.h) */
+static struct tr_checkpoint *capture(struct tracer *t, uint64_t pc)
+{
+	int pp = prof_enter(PROF_FORK);
+	struct tr_checkpoint *c = capture_at(t, pc);
+
+	prof_leave(pp);
+	return c;
+}
+
+static int apply(struct tracer *t, const struct tr_checkpoint *c,
+		 uint64_t pc)
+{
+	proc_kill(&t->proc); /* the execution that ends: PROF_KILL */
+	int pp = prof_enter(PROF_FORK);
+	int r = apply_at(t, c, pc);
+
+	prof_leave(pp);
+	return r;
 }
 
 int tracer_snapshot(struct tracer *t, uint64_t syscall_fn)

@@ -402,6 +402,13 @@ def summary_problem(j, model):
                 or not isinstance(o.get("status"), str) \
                 or not isinstance(o.get("count"), int):
             return "JSON outcome entry lacks stdout/status/count"
+    p = j.get("profile")
+    if p is not None:  # --profile: exclusive parts that add up to the whole
+        parts = [v for k, v in p.items() if k.endswith("_s") and k != "total_s"]
+        if len(parts) != 11 or not all(isinstance(v, (int, float)) and v >= 0 for v in parts):
+            return "JSON profile: want 11 parts >= 0, got %r" % p
+        if abs(sum(parts) - p["total_s"]) > 0.01 + 0.02 * p["total_s"]:
+            return "JSON profile: parts sum to %.4f s, total %.4f s" % (sum(parts), p["total_s"])
     return None
 
 
