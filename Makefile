@@ -28,7 +28,7 @@ SAMPLESRC := $(sort $(wildcard samples/*.c samples/*/*.c))
 SAMPLEBIN := $(foreach s,$(SAMPLESRC),$(BUILD)/$(s:%.c=%)-O0 $(BUILD)/$(s:%.c=%)-O2)
 SAMPLECFLAGS := -g -pthread -Wall -Wno-unused-result -fno-inline-functions-called-once
 
-.PHONY: all check demo debug bench deps samples format clean unit e2e bad fuzz \
+.PHONY: all check demo debug bench bench-peers deps samples format clean unit e2e bad fuzz \
 	install uninstall fuzz-explore fuzz-peers mpi
 all: deps x86smc x86smc-mpi
 
@@ -172,6 +172,20 @@ x86smc-debug: $(OBJS)
 
 bench: deps x86smc samples $(BUILD)/decode-diff
 	sh tests/bench/run.sh
+
+# x86smc beside GenMC and Nidhugg on Nidhugg's benchmarks (docs/PERFORMANCE.md,
+# "Against GenMC and Nidhugg"); not part of make check.  The peers are built
+# outside the tree (tests/peers/README.md, ~10 minutes): only with
+# BUILD_PEERS=1, otherwise a missing peer is reported and x86smc's column
+# printed alone.  BENCH_PEERS_ARGS: options of tests/bench/peers.py
+# (--quick, --programs a,b, --models sc,tso, --timeout S).
+PEERS_CACHE ?= $(or $(X86SMC_PEERS_CACHE),/work/.cache/x86smc-peers)
+bench-peers: deps x86smc
+	@if [ "$(BUILD_PEERS)" = 1 ]; then \
+		[ -x $(PEERS_CACHE)/genmc-v0.11.0/genmc ] || X86SMC_PEERS_CACHE=$(PEERS_CACHE) bash tests/peers/build-genmc.sh || exit 1; \
+		[ -x $(PEERS_CACHE)/nidhugg-0.4/src/nidhuggc ] || X86SMC_PEERS_CACHE=$(PEERS_CACHE) bash tests/peers/build-nidhugg.sh || exit 1; \
+	fi
+	X86SMC_PEERS_CACHE=$(PEERS_CACHE) python3 tests/bench/peers.py $(BENCH_PEERS_ARGS)
 
 format:
 	clang-format -i $(SRCS) $(wildcard src/*/*.h) $(UNITSRC)
