@@ -275,7 +275,7 @@ class Bench:
 
     def best(self, fn, *args):
         """fn(*args), run once more if it took under --repeat-under seconds
-        (the machine is shared: the faster of the two); a second count
+        (the machine is shared: the least wall and CPU times); a second count
         that differs is noted."""
         r = fn(*args)
         if r.done() and r.seconds < self.a.repeat_under:
@@ -284,8 +284,11 @@ class Bench:
                 self.odd.append('%s: two runs differ: %s %s / %s %s' % (
                     ' '.join(map(str, args)), r.result, r.executions,
                     r2.result, r2.executions))
-            elif r2.seconds < r.seconds:
-                r = r2
+            else:
+                # each the least of the two (the other load comes and goes)
+                r.seconds = min(r.seconds, r2.seconds)
+                if r.cpu is not None and r2.cpu is not None:
+                    r.cpu = min(r.cpu, r2.cpu)
         return r
 
     def x86smc(self, binary, model, keep_going):
@@ -395,17 +398,31 @@ def fmt_n(run, full=True):
 
 
 def fmt_s(run):
+    """wall seconds (CPU seconds)"""
     if run is None:
         return ''
     if not run.done():
         return run.result
-    return '%.2f' % run.seconds
+    if run.cpu is None:
+        return '%.2f' % run.seconds
+    return '%.2f (%.2f)' % (run.seconds, run.cpu)
 
 
-def ratio(a, b):
+def ratio(a, b, cpu=False):
     if a is None or b is None or not a.done() or not b.done():
         return None
+    if cpu:
+        if a.cpu is None or b.cpu is None:
+            return None
+        return a.cpu / max(b.cpu, 1e-3)
     return a.seconds / max(b.seconds, 1e-3)
+
+
+def fmt_r(a, b):
+    w, c = ratio(a, b), ratio(a, b, True)
+    if w is None:
+        return ''
+    return '%.1fx (%.1fx)' % (w, c) if c is not None else '%.1fx' % w
 
 
 TOOLS = (('x86smc', 'x86smc'), ('genmc', 'GenMC'), ('nidhugg', 'Nidhugg'))
@@ -461,8 +478,8 @@ def table(rows, peers):
                 'x86smc full s']
     out.append('| ' + ' | '.join(head) + ' |')
     out.append('| --- | --- | --- |' + ' ---: |' * (len(head) - 3))
-    gm = {p: {'all': [], 'full': [], 'bug': []} for p in ('genmc', 'nidhugg')}
-    gcpu = {'genmc': [], 'nidhugg': []}
+    gm = {(p, c): {'all': [], 'full': [], 'bug': []}
+          for p in ('genmc', 'nidhugg') for c in (False, True)}
     notes = []
     for row in rows:
         r, f, prog, model = row['runs'], row['full'], row['prog'], row['model']
@@ -485,33 +502,31 @@ def table(rows, peers):
                 prog.name, model, ', '.join('%s %s' % (k, fmt_n(v))
                                             for k, v in row['kg'].items())))
         g, n = r.get('genmc'), r.get('nidhugg')
-        rg, rn = ratio(x, g), ratio(x, n)
         kind = 'bug' if row['bug'] else 'full'
-        if rg is not None and rn is not None:
-            for peer, v in (('genmc', rg), ('nidhugg', rn)):
-                gm[peer]['all'].append(v)
-                gm[peer][kind].append(v)
-                if x.cpu and r[peer].cpu:
-                    gcpu[peer].append(x.cpu / max(r[peer].cpu, 1e-3))
+        for cpu in (False, True):
+            rg, rn = ratio(x, g, cpu), ratio(x, n, cpu)
+            if rg is not None and rn is not None:
+                for peer, v in (('genmc', rg), ('nidhugg', rn)):
+                    gm[peer, cpu]['all'].append(v)
+                    gm[peer, cpu][kind].append(v)
         out.append('| %s |' % ' | '.join([
             name, model, res, fmt_n(f['x86smc']),
             fmt_n(f['genmc']) if 'genmc' in f else '' if 'genmc' in r else 'n/a',
             fmt_n(f['nidhugg']) if 'nidhugg' in f else '' if 'nidhugg' in r else 'n/a', cell,
             fmt_s(x), fmt_s(g) if g else 'n/a', fmt_s(n) if n else 'n/a',
-            '%.1fx' % rg if rg else '', '%.1fx' % rn if rn else '',
-            fmt_s(f['x86smc'])]))
+            fmt_r(x, g), fmt_r(x, n), fmt_s(f['x86smc'])]))
     if peers:
         out.append('')
         for peer, label in TOOLS[1:]:
-            parts = ['%.1fx on %s (%d rows)' % (geomean(gm[peer][kind]), what,
-                                                len(gm[peer][kind]))
-                     for kind, what in (('all', 'all rows'), ('full', 'full explorations'),
-                                        ('bug', 'the time to the first bug'))
-                     if gm[peer][kind]]
-            if gcpu[peer]:
-                parts.append('on CPU time (user + system) instead of wall time: '
-                             '%.1fx on all rows' % geomean(gcpu[peer]))
-            out.append('Geometric mean x86smc / %s: %s.' % (label, '; '.join(parts) or '-'))
+            for cpu in (False, True):
+                v = gm[peer, cpu]
+                parts = ['%.1fx on %s (%d rows)' % (geomean(v[kind]), what, len(v[kind]))
+                         for kind, what in (('all', 'all rows'),
+                                            ('full', 'full explorations'),
+                                            ('bug', 'the time to the first bug'))
+                         if v[kind]]
+                out.append('Geometric mean x86smc / %s, %s: %s.' % (
+                    label, 'CPU time' if cpu else 'wall time', '; '.join(parts) or '-'))
     if notes:
         out.append('')
     for n in notes:
@@ -523,9 +538,11 @@ def legend(a, peers):
     return """\
 Programs: Nidhugg's benchmarks (plain: relaxed loads and stores; fenced:
 plus a seq_cst fence after each store; sizes in tests/bench/peers.py),
-gcc -O1 for x86smc.  One CPU (taskset -c %d), timeout %d s, wall time
-until exit (the peers' clang front end included); runs under %g s done
-twice, the faster kept.
+gcc -O1 for x86smc.  One CPU (taskset -c %d), timeout %d s.  Seconds:
+wall time until exit (the peers' clang front end included), in
+parentheses the CPU time (user + system of every process of the run: on
+one CPU the wall time of an idle machine, and what the machine's other
+load does not change); runs under %g s done twice, the least kept.
 execs: complete executions of the whole exploration (x86smc --keep-going,
 dpor).  \\* = a bug row: the checkers found an assertion failure; its
 execs are those of the same program with its asserts off (each checker
