@@ -1319,10 +1319,11 @@ static void cover_note(struct explorer *x, bool complete, bool interrupted,
 			 r->executions, r->strategy, r->timeouts_pruned);
 	else if (r->pso_shared)
 		snprintf(r->note, sizeof r->note,
-			 "pso: %lu stores to a thread's %s location shared a "
-			 "FIFO with another location: their reorderings were "
-			 "NOT explored", (unsigned long)r->pso_shared,
-			 "17th or later");
+			 "pso: %lu stores were kept in order with other "
+			 "buffered stores (a thread's 17th or later location "
+			 "shares a FIFO; a store over two locations waits for "
+			 "an empty buffer): their reorderings were NOT "
+			 "explored", (unsigned long)r->pso_shared);
 	else
 		snprintf(r->note, sizeof r->note,
 			 "%s after %lu execution%s: NOT all interleavings "

@@ -28,6 +28,7 @@ static int run_free(struct tracer *t);
 #define PROBE_EVENTS 1000 /* then this many events under control */
 static int live_threads(const struct tracer *t);
 static void enter_native(struct tracer *t);
+static bool pso_straddles(struct tracer *t, struct lthread *th);
 
 static const char *const kind_names[EV_NKINDS] = {
 	[EV_NONE] = "none",       [EV_MEM] = "mem",     [EV_RMW] = "rmw",
@@ -1260,7 +1261,7 @@ static int advance(struct tracer *t)
 		if (th->info.status != TS_RUNNABLE)
 			return 0; /* spins in local code for ever */
 	}
-	th->info.pending.fenced = th->fence_pending;
+	th->info.pending.fenced = th->fence_pending || pso_straddles(t, th);
 	th->fence_pending = false;
 	th->fence_after = is_fence(t, th->info.pending.pc);
 	th->info.pending_known = true;
@@ -1343,6 +1344,34 @@ static int overlap_tag(const struct sb_entry *e, void *arg)
 		o->several = true;
 	o->tag = e->tag;
 	return 0;
+}
+
+/* PSO: does th's pending event store over buffered stores of two of its
+ * FIFOs (a 16-byte store of stdio's over two 8-byte fields, say)?  Its
+ * bytes of each location must reach memory after the older ones, and no
+ * one FIFO can order it after both: the event then waits for an empty
+ * buffer, as after an MFENCE (ev_needs_drain; the explorer flushes the
+ * FIFOs first, as update events).  Those flushes coming first is one PSO
+ * order of many, so the search is not complete (pso_shared).  (It ended
+ * the execution as unsupported before: fuzz_explore seeds 3005, 3047.) */
+static bool pso_straddles(struct tracer *t, struct lthread *th)
+{
+	const struct tr_event *ev = &th->info.pending;
+	bool several = false;
+
+	if (!t->opts.pso || sb_empty(&th->sb) || ev->kind != EV_MEM)
+		return false;
+	for (int i = 0; i < ev->nacc && !several; i++) {
+		struct overlap o = { -1, false };
+		if (!(ev->acc[i].rw & DEC_WRITE))
+			continue;
+		sb_overlaps(&th->sb, ev->acc[i].addr, ev->acc[i].size,
+			    overlap_tag, &o);
+		several = o.several;
+	}
+	if (several)
+		t->st.pso_shared++;
+	return several;
 }
 
 /* The buffer a store of the current thread to [addr, addr+size) goes to.
