@@ -111,6 +111,12 @@ void opts_usage(void)
 	     "under mpirun)\n"
 	     "  --mpi                       join an MPI job even if its "
 	     "environment is unknown\n"
+	     "  --fence-check off|SECONDS   after a tso/pso error: is it "
+	     "possible under sc,\n"
+	     "                              does the suggested fence fix it "
+	     "(default budget:\n"
+	     "                              a quarter of the search, 2-10 "
+	     "s)\n"
 	     "  --profile                   where the time went: stops, forks, "
 	     "replay, analysis\n"
 	     "                              (stderr, JSON \"profile\"; "
@@ -189,7 +195,7 @@ enum { O_MODEL = 256, O_STRATEGY, O_PREEMPT, O_MAXEXEC, O_TIMEOUT,
        O_MAXSTEPS, O_KEEP, O_OUTCOMES, O_JSON, O_TRACEOUT, O_REPLAY, O_JOBS,
        O_ROBUST, O_NONDET, O_SANITY, O_VERSION, O_SEED, O_FENCE,
        O_ATOMIC_CALL, O_NO_ATOMIC_CALL, O_SYNC, O_FRAMES, O_GDB, O_CORE,
-       O_DOT, O_SVG, O_SARIF, O_NO_TIMEOUTS, O_PROFILE, O_MAX_TIMEOUTS, O_PROPERTY,
+       O_DOT, O_SVG, O_SARIF, O_NO_TIMEOUTS, O_PROFILE, O_FENCE_CHECK, O_MAX_TIMEOUTS, O_PROPERTY,
        O_RACES, O_WITNESS, O_EXPECT_EXIT, O_EXPECT_STDOUT, O_EXPECT_FILE,
        O_MPI };
 
@@ -203,6 +209,7 @@ static const struct option longopts[] = {
 	{ "keep-going", no_argument, 0, O_KEEP },
 	{ "no-timeouts", no_argument, 0, O_NO_TIMEOUTS },
 	{ "profile", no_argument, 0, O_PROFILE },
+	{ "fence-check", required_argument, 0, O_FENCE_CHECK },
 	{ "max-timeouts", required_argument, 0, O_MAX_TIMEOUTS },
 	{ "outcomes", no_argument, 0, O_OUTCOMES },
 	{ "json", required_argument, 0, O_JSON },
@@ -352,6 +359,17 @@ static int set(struct options *o, int c, const char *arg, char *err,
 	case O_KEEP: o->keep_going = true; return 0;
 	case O_NO_TIMEOUTS: o->no_timeouts = true; return 0;
 	case O_PROFILE: o->profile = true; return 0;
+	case O_FENCE_CHECK: {
+		char *end;
+		if (strcmp(arg, "off") == 0) {
+			o->fence_check = 0;
+			return 0;
+		}
+		o->fence_check = strtod(arg, &end);
+		if (*end || arg == end || !(o->fence_check > 0))
+			goto bad;
+		return 0;
+	}
 	case O_OUTCOMES: o->outcomes = true; return 0;
 	case O_ROBUST: o->robustness = true; return 0;
 	case O_SANITY: o->sanity = true; return 0;
@@ -401,6 +419,7 @@ int opts_parse(int argc, char **argv, struct options *o, char *err,
 	o->preemptions = -1;
 	o->max_timeouts = 1;
 	o->jobs = 1;
+	o->fence_check = -1;
 	o->max_steps = 100000; /* an execution longer than this is cut */
 	o->nondet_val[0] = 0;  /* --nondet-domain 0..1 */
 	o->nondet_val[1] = 1;

@@ -1319,10 +1319,11 @@ static void cover_note(struct explorer *x, bool complete, bool interrupted,
 			 r->executions, r->strategy, r->timeouts_pruned);
 	else if (r->pso_shared)
 		snprintf(r->note, sizeof r->note,
-			 "pso: %lu stores to a thread's %s location shared a "
-			 "FIFO with another location: their reorderings were "
-			 "NOT explored", (unsigned long)r->pso_shared,
-			 "17th or later");
+			 "pso: %lu stores were kept in order with other "
+			 "buffered stores (a thread's 17th or later location "
+			 "shares a FIFO; a store over two locations waits for "
+			 "an empty buffer): their reorderings were NOT "
+			 "explored", (unsigned long)r->pso_shared);
 	else
 		snprintf(r->note, sizeof r->note,
 			 "%s after %lu execution%s: NOT all interleavings "
@@ -1375,8 +1376,18 @@ static bool same_error(const struct error_rec *a, const struct error_rec *b)
 	       strcmp(a->location, b->location) == 0;
 }
 
+/* What is left of the fence check's budget (s), at least a little: a
+ * nested search with --timeout 0 would have none. */
+static double budget_left(const struct results *res, double t0)
+{
+	double left = res->fence.budget - (now() - t0);
+
+	return left > 0.001 ? left : 0.001;
+}
+
 /* Can sc reach the reported error?  Fills fence->sc; true if it can. */
-static bool sc_reaches(const struct options *o, struct results *res)
+static bool sc_reaches(const struct options *o, struct results *res,
+		       double t0)
 {
 	struct options so = *o;
 	struct results sr = { 0 };
@@ -1387,10 +1398,13 @@ static bool sc_reaches(const struct options *o, struct results *res)
 	so.keep_going = false; /* the first error is usually the one */
 	so.trace_out = so.json = NULL;
 	so.nassume_fence = 0;
+	so.timeout = budget_left(res, t0);
 	explore(&so, &sr);
-	if (sr.nerrors && !same_error(&sr.errors[0], &res->errors[0])) {
+	if (sr.nerrors && !same_error(&sr.errors[0], &res->errors[0]) &&
+	    now() - t0 < res->fence.budget) {
 		results_free(&sr); /* another error: look at all of them */
 		so.keep_going = true;
+		so.timeout = budget_left(res, t0);
 		explore(&so, &sr);
 	}
 	for (size_t i = 0; i < sr.nerrors; i++)
@@ -1439,7 +1453,8 @@ static int add_fences(struct explorer *x, struct fence_rec *f,
 
 /* Explore again with the suggested fences assumed; a new reordering in
  * the error found then adds its fence too (a few rounds). */
-static void verify_fences(struct explorer *x, struct fence_rec *f)
+static void verify_fences(struct explorer *x, struct fence_rec *f,
+			  double t0)
 {
 	char pcs[MAX_FENCES][24];
 	struct options fo = *x->o;
@@ -1449,6 +1464,7 @@ static void verify_fences(struct explorer *x, struct fence_rec *f)
 	fo.trace_out = fo.json = NULL;
 	for (int round = 0; round < 3; round++) {
 		struct results fr = { 0 };
+		fo.timeout = budget_left(x->res, t0);
 		fo.nassume_fence = x->o->nassume_fence;
 		for (int i = 0; i < f->nfences &&
 				fo.nassume_fence < MAX_ASSUMED_FENCES; i++) {
@@ -1488,17 +1504,42 @@ static void fence_check(struct explorer *x)
 	struct results *res = x->res;
 
 	if (o->nested || o->replay || o->model == MODEL_SC ||
-	    !res->nerrors || !res->nreorders || proc_interrupted())
+	    !res->nerrors || !res->nreorders || proc_interrupted() ||
+	    o->fence_check == 0)
 		return;
+	/* the bug now, its fence later: the report's head is out before
+	 * the check's searches run */
+	report_head(res, o->json && strcmp(o->json, "-") == 0 ? stderr
+							      : stdout);
 	double t0 = now();
 
-	res->fence.ran = true;
-	res->fence.verified = -1;
-	if (!sc_reaches(o, res) && !proc_interrupted()) {
-		add_fences(x, &res->fence, res);
-		verify_fences(x, &res->fence);
+	struct fence_rec *f = &res->fence;
+	f->ran = true;
+	f->verified = -1;
+	/* --fence-check SECONDS; by default a quarter of the search so far,
+	 * within 2..10 s (a quarter alone would leave a search found in
+	 * 0.01 s, dekker's, no time to verify anything) */
+	f->budget = o->fence_check > 0 ? o->fence_check
+				       : res->elapsed_s / 4;
+	if (o->fence_check < 0)
+		f->budget = f->budget < 2 ? 2 : f->budget > 10 ? 10 : f->budget;
+	if (!sc_reaches(o, res, t0) && !proc_interrupted()) {
+		add_fences(x, f, res); /* the suggestion, verified or not */
+		if (now() - t0 < f->budget)
+			verify_fences(x, f, t0);
 	}
-	res->fence.seconds = now() - t0;
+	f->seconds = now() - t0;
+	if (proc_interrupted())
+		snprintf(f->status, sizeof f->status, "interrupted");
+	else if (strcmp(f->sc, "possible") == 0)
+		snprintf(f->status, sizeof f->status, "not a store-buffer bug");
+	else if (f->verified == 1)
+		snprintf(f->status, sizeof f->status, "verified");
+	else if (f->verified == 0)
+		snprintf(f->status, sizeof f->status, "refuted");
+	else
+		snprintf(f->status, sizeof f->status,
+			 "not verified within %g s", f->budget);
 }
 
 /* ---- the explorer as a service (explore_int.h) ---- */

@@ -210,7 +210,10 @@ static void json_fence(const struct results *r, FILE *f)
 		fr->verified == 1 ? "true" : fr->verified == 0 ? "false"
 							      : "null");
 	json_string(f, fr->recheck, strlen(fr->recheck));
-	fputs("},\n", f);
+	fputs(", \"check\": ", f);
+	json_string(f, fr->status, strlen(fr->status));
+	fprintf(f, ", \"budget_s\": %.2f, \"seconds\": %.3f},\n", fr->budget,
+		fr->seconds);
 }
 
 int report_json(const struct results *r, FILE *f)
@@ -346,6 +349,18 @@ static void text_reorder(const struct results *r, int i, FILE *f)
 						   : "");
 }
 
+/* How long the check took, and why it did not conclude if it did not. */
+static void text_fence_end(const struct fence_rec *fr, FILE *f)
+{
+	if (fr->status[0] && strcmp(fr->status, "verified") != 0 &&
+	    strcmp(fr->status, "refuted") != 0)
+		fprintf(f, "  (the fence check took %.2f s: %s; its budget was "
+			   "%g s, --fence-check SECONDS)\n",
+			fr->seconds, fr->status, fr->budget);
+	else
+		fprintf(f, "  (the fence check took %.2f s)\n", fr->seconds);
+}
+
 static void text_fence(const struct results *r, FILE *f)
 {
 	const struct fence_rec *fr = &r->fence;
@@ -364,9 +379,14 @@ static void text_fence(const struct results *r, FILE *f)
 		fr->sc_detail);
 	for (int i = 0; i < r->nreorders; i++)
 		text_reorder(r, i, f);
-	if (!fr->nfences)
+	if (!fr->nfences) {
+		text_fence_end(fr, f);
 		return;
-	fputs("  re-checked with", f);
+	}
+	fputs(fr->recheck[0] ? "  re-checked with"
+			     : "  not re-checked (no time left); to do it, "
+			       "run again with",
+	      f);
 	for (int i = 0; i < fr->nfences; i++) {
 		if (addr_len(fr->at[i]))
 			fprintf(f, " --assume-fence %.*s", addr_len(fr->at[i]),
@@ -375,22 +395,40 @@ static void text_fence(const struct results *r, FILE *f)
 			fprintf(f, " --assume-fence %#lx",
 				(unsigned long)fr->pc[i]);
 	}
-	fprintf(f, ":\n    %s\n  (the fence check took %.2f s)\n", fr->recheck,
-		fr->seconds);
+	if (fr->recheck[0])
+		fprintf(f, ":\n    %s\n", fr->recheck);
+	else
+		fputc('\n', f);
+	text_fence_end(fr, f);
+}
+
+static void text_error(const struct results *r, size_t i, FILE *f)
+{
+	const struct error_rec *e = &r->errors[i];
+
+	fprintf(f, "error: %s in thread %d at %s\n  %s\n", e->kind, e->thread,
+		e->location[0] ? e->location : "?", e->message);
+	if (e->trace_file[0])
+		fprintf(f, "  schedule written to %s (replay with --replay)\n",
+			e->trace_file);
+	if (i == 0 && e->trace)
+		fputs(e->trace, f);
+}
+
+void report_head(struct results *r, FILE *f)
+{
+	if (!r->nerrors || r->head_shown)
+		return;
+	text_error(r, 0, f);
+	fflush(f);
+	r->head_shown = true;
 }
 
 void report_text(const struct results *r, FILE *f, bool outcomes)
 {
 	for (size_t i = 0; i < r->nerrors; i++) {
-		const struct error_rec *e = &r->errors[i];
-		fprintf(f, "error: %s in thread %d at %s\n  %s\n", e->kind,
-			e->thread, e->location[0] ? e->location : "?",
-			e->message);
-		if (e->trace_file[0])
-			fprintf(f, "  schedule written to %s (replay with "
-				   "--replay)\n", e->trace_file);
-		if (i == 0 && e->trace)
-			fputs(e->trace, f);
+		if (i || !r->head_shown)
+			text_error(r, i, f);
 		if (i == 0)
 			text_fence(r, f);
 	}

@@ -64,6 +64,9 @@ struct fence_rec {
 				* error remains, -1 unknown (limits) */
 	char recheck[400];     /* what the re-check found, in words */
 	double seconds;        /* the check's time (not in elapsed_s) */
+	double budget;         /* --fence-check: its budget (s) */
+	char status[64];       /* "verified", "refuted", "not verified
+				* within N s", "interrupted" */
 };
 
 struct results {
@@ -100,6 +103,8 @@ struct results {
 	struct reorder_rec reorders[4];
 	int nreorders;
 	struct fence_rec fence;
+	bool head_shown;    /* errors[0]'s report was printed before the
+			     * fence check (report_head) */
 	char *trace;        /* --replay of an execution without error: its
 			     * rendered trace (malloc'd) */
 	int handoff_pid;    /* --replay --gdb / --core: the stopped process
@@ -131,6 +136,9 @@ struct error_rec *results_keep_error(struct results *r,
 void results_free(struct results *r);
 
 void report_text(const struct results *r, FILE *f, bool outcomes);
+/* errors[0]'s error line and trace, before the fence check runs (the
+ * user sees the bug at once); report_text then goes on after them. */
+void report_head(struct results *r, FILE *f);
 int report_json(const struct results *r, FILE *f);
 /* A JSON string literal of n bytes (escaped; invalid UTF-8 as \u00XX). */
 void json_string(FILE *f, const char *s, size_t n);

@@ -57,8 +57,9 @@ struct bp {
 	uint64_t addr;
 	uint8_t orig;
 	uint8_t hook; /* enum tr_hook, 0 for a plain stop point */
-	bool region_hit; /* a region ran into it: lifted before regions
-			  * run (tracer.c, prelift()) */
+	uint16_t region_hit; /* regions (1 << enum tr_region) that ran into
+			      * it: lifted before such a region runs
+			      * (tracer.c, prelift()) */
 	bool unsure;     /* the snapshot or a checkpoint did not take its
 			  * int3 (code mapped after it): a restored copy
 			  * may lack it (bp_restored) */
