@@ -504,9 +504,10 @@ def table(rows, peers):
         g, n = r.get('genmc'), r.get('nidhugg')
         kind = 'bug' if row['bug'] else 'full'
         for cpu in (False, True):
-            rg, rn = ratio(x, g, cpu), ratio(x, n, cpu)
-            if rg is not None and rn is not None:
-                for peer, v in (('genmc', rg), ('nidhugg', rn)):
+            # over the rows every built peer finished
+            rs = {p: ratio(x, r.get(p), cpu) for p in peers}
+            if all(v is not None for v in rs.values()):
+                for peer, v in rs.items():
                     gm[peer, cpu]['all'].append(v)
                     gm[peer, cpu][kind].append(v)
         out.append('| %s |' % ' | '.join([
@@ -518,6 +519,8 @@ def table(rows, peers):
     if peers:
         out.append('')
         for peer, label in TOOLS[1:]:
+            if peer not in peers:
+                continue
             for cpu in (False, True):
                 v = gm[peer, cpu]
                 parts = ['%.1fx on %s (%d rows)' % (geomean(v[kind]), what, len(v[kind]))
