@@ -18,29 +18,35 @@ compiled with gcc -O1 -g -pthread (plus SV-COMP's __VERIFIER_* functions
 as contrib/svcomp defines them) for x86smc, and by each peer's own clang
 (tests/peers/run-peer.sh).
 
-Per program and model:
-  x86smc --keep-going  the whole exploration (dpor, the default strategy);
-  GenMC                --sc/--tso; it stops at the first error;
-  Nidhugg              --sc/--tso/--pso, stopping at the first error; where
-                       a checker found a bug, also --keep-going;
-  x86smc               without --keep-going where a bug was found: the
-                       time to the first bug, default options, until exit.
-Rows with a bug compare the times to the first bug; the others the whole
-exploration.  Complete-execution counts are an oracle: the three checkers
-explore one execution per Mazurkiewicz trace (reads-from class), so on a
-full exploration the counts must be equal; a difference is flagged (DIFF),
-except where README.md of tests/peers documents a peer modelling the
-program differently (noted as such).  All runs are pinned to one CPU
-(taskset --cpu; x86smc pins itself to the CPU it starts on) and killed
-after --timeout seconds.  Wall time of the whole process, the peers'
-clang front end included.  Exit status 0 (differences are reported, not
-failed), 2 on a usage error.
+Per program and model: GenMC (--sc/--tso; no PSO) and Nidhugg
+(--sc/--tso/--pso), which stop at the first error; then x86smc: with
+--keep-going (dpor, the default strategy) when neither peer found a bug,
+else with default options (the time to the first bug, fence check
+included, until exit).  On such a bug row the three also explore the
+program with its asserts off, completely: the counts compared (each
+checker ends a failing execution its own way, so counts with the asserts
+differ without either being wrong; --keep-going-bugs adds x86smc's and
+Nidhugg's --keep-going counts with the asserts as notes).  Complete-
+execution counts are an oracle: the three explore one execution per
+Mazurkiewicz trace (reads-from class), so the counts of a full
+exploration must be equal; a difference is flagged DIFF (a potential
+x86smc bug), or "known" where tests/peers/README.md documents a peer
+modelling the program differently.  All runs are pinned to one CPU
+(taskset, --cpu; x86smc also pins itself) and killed after --timeout
+seconds.  Seconds: wall time of the whole process (the peers' clang front
+end included) and CPU time (user + system of the run's processes: what
+the machine's other load does not change); runs shorter than
+--repeat-under seconds are done twice and the least times kept.  A peer
+that is not built is reported and left out (make bench-peers
+BUILD_PEERS=1 builds it); without Nidhugg's source there are no programs
+to run, and the figures issue 24 quotes are printed instead.  Exit
+status 0 (differences are reported, not failed), 2 on a usage error.
 """
 import argparse
 import json
 import math
-import resource
 import os
+import resource
 import re
 import shutil
 import signal
@@ -499,7 +505,7 @@ def table(rows, peers):
             notes.append('%s %s: %s' % (prog.name, model, w))
         if 'kg' in row:
             notes.append('%s %s: --keep-going with the asserts: %s' % (
-                prog.name, model, ', '.join('%s %s' % (k, fmt_n(v))
+                prog.name, model, ', '.join('%s %s' % (dict(TOOLS)[k], fmt_n(v))
                                             for k, v in row['kg'].items())))
         g, n = r.get('genmc'), r.get('nidhugg')
         kind = 'bug' if row['bug'] else 'full'
