@@ -166,6 +166,7 @@ static void describe_deadlock(struct explorer *x, struct error_rec *e)
 				[TW_BARRIER] = "waits at barrier ",
 				[TW_RWLOCK] = "waits for rwlock ",
 				[TW_LOCK_PI] = "waits for PI lock ",
+				[TW_SIGWAIT] = "waits for a signal (sigwait) ",
 			};
 			char s[128];
 			where(x, ti->wait_addr, s, sizeof s);
