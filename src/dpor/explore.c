@@ -45,6 +45,8 @@
 #define CP_GAP 24
 #define CP_MAX 32
 #define CP_BRANCH_GAP 8 /* replayed events a branch checkpoint saves */
+#define FENCE_MIN 0.5    /* the fence check's default budget (s): at */
+#define FENCE_MAX 10.0   /* least, at most (a quarter of the search) */
 #define PCT_MAX_DEPTH 8 /* bug depth d: d - 1 priority change points */
 #define PCT_DEPTH 3
 
@@ -166,6 +168,7 @@ static void describe_deadlock(struct explorer *x, struct error_rec *e)
 				[TW_BARRIER] = "waits at barrier ",
 				[TW_RWLOCK] = "waits for rwlock ",
 				[TW_LOCK_PI] = "waits for PI lock ",
+				[TW_SIGWAIT] = "waits for a signal (sigwait) ",
 			};
 			char s[128];
 			where(x, ti->wait_addr, s, sizeof s);
@@ -1517,12 +1520,15 @@ static void fence_check(struct explorer *x)
 	f->ran = true;
 	f->verified = -1;
 	/* --fence-check SECONDS; by default a quarter of the search so far,
-	 * within 2..10 s (a quarter alone would leave a search found in
-	 * 0.01 s, dekker's, no time to verify anything) */
+	 * within FENCE_MIN..FENCE_MAX s (a quarter alone would leave a bug
+	 * found in 0.01 s, dekker's, no time to verify anything; its whole
+	 * check takes 0.05-0.1 s) */
 	f->budget = o->fence_check > 0 ? o->fence_check
 				       : res->elapsed_s / 4;
 	if (o->fence_check < 0)
-		f->budget = f->budget < 2 ? 2 : f->budget > 10 ? 10 : f->budget;
+		f->budget = f->budget < FENCE_MIN   ? FENCE_MIN
+			    : f->budget > FENCE_MAX ? FENCE_MAX
+						    : f->budget;
 	if (!sc_reaches(o, res, t0) && !proc_interrupted()) {
 		add_fences(x, f, res); /* the suggestion, verified or not */
 		if (now() - t0 < f->budget)

@@ -104,6 +104,11 @@ static void unblock(struct tracer *t, struct lthread *th, long result)
 	set_result(t, th, result);
 }
 
+void futex_resume(struct tracer *t, struct lthread *th, long result)
+{
+	unblock(t, th, result);
+}
+
 void futex_interrupt(struct tracer *t, struct lthread *th)
 {
 	if (th->info.status == TS_BLOCKED && th->info.wait == TW_FUTEX)

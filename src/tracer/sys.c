@@ -10,6 +10,7 @@
  * the seccomp filter stop, and are emulated at their seccomp stop.
  */
 #include <errno.h>
+#include <linux/futex.h>
 #include <linux/sched.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -60,6 +61,7 @@ static long sys_tgkill(struct sys_ctx *c);
 static long sys_tkill(struct sys_ctx *c);
 static long sys_kill(struct sys_ctx *c);
 static long sys_futex(struct sys_ctx *c);
+static long sys_sigtimedwait(struct sys_ctx *c);
 static long sys_forks(struct sys_ctx *c);
 static long sys_det(struct sys_ctx *c);
 
@@ -97,6 +99,7 @@ static const struct sys_row table[] = {
 	[SYS_getcpu] = { .name = "getcpu", .kind = EV_SYSCALL, .action = SA_EMULATE, .fn = sys_det, .local = true },
 	[SYS_getppid] = { .name = "getppid", .kind = EV_SYSCALL, .action = SA_EMULATE, .fn = sys_det, .local = true },
 	[SYS_futex] = { .name = "futex", .kind = EV_FUTEX, .action = SA_EMULATE, .fn = sys_futex },
+	[SYS_rt_sigtimedwait] = { .name = "rt_sigtimedwait", .kind = EV_SYSCALL, .action = SA_EMULATE, .fn = sys_sigtimedwait },
 	[SYS_rt_sigprocmask] = { .name = "rt_sigprocmask", .kind = EV_SYSCALL, .action = SA_PASS, .local = true },
 	[SYS_mmap] = { .name = "mmap", .kind = EV_SYSCALL, .action = SA_PASS, .maps_change = true },
 	[SYS_munmap] = { .name = "munmap", .kind = EV_SYSCALL, .action = SA_PASS, .maps_change = true },
@@ -393,6 +396,26 @@ static void wake_for_signal(struct tracer *t, struct lthread *o)
 	}
 }
 
+/* Thread th takes signal sig from its queue (sigwait & co): the
+ * syscall's result, and its siginfo_t at info (if not 0) as the kernel
+ * fills it for a tgkill: si_signo, si_code SI_TKILL, si_pid. */
+static long take_signal(struct tracer *t, struct lthread *th, int sig,
+			uint64_t info)
+{
+	siginfo_t si;
+
+	th->sigpending &= ~(1ull << (sig - 1));
+	if (info) {
+		memset(&si, 0, sizeof si);
+		si.si_signo = sig;
+		si.si_code = SI_TKILL;
+		si.si_pid = (pid_t)t->vpid;
+		if (proc_write(&t->proc, info, &si, sizeof si) != sizeof si)
+			return -EFAULT;
+	}
+	return sig;
+}
+
 static long queue_signal(struct tracer *t, long tid, long sig)
 {
 	for (int i = 0; i < t->nthreads; i++) {
@@ -404,7 +427,12 @@ static long queue_signal(struct tracer *t, long tid, long sig)
 		if (sig < 1 || sig > 64)
 			return -EINVAL;
 		o->sigpending |= 1ull << (sig - 1);
-		if ((1ull << (sig - 1)) & ~o->sigmask)
+		if (o->info.status == TS_BLOCKED &&
+		    o->info.wait == TW_SIGWAIT &&
+		    (o->sigwait_set >> (sig - 1) & 1))
+			futex_resume(t, o, take_signal(t, o, (int)sig,
+							o->sigwait_info));
+		else if ((1ull << (sig - 1)) & ~o->sigmask)
 			wake_for_signal(t, o);
 		return 0;
 	}
@@ -436,6 +464,42 @@ static long sys_kill(struct sys_ctx *c)
 static long sys_futex(struct sys_ctx *c)
 {
 	return futex_op(c->t, c->th, c->ev);
+}
+
+/* rt_sigtimedwait(set, info, timeout, sigsetsize): sigwait, sigwaitinfo,
+ * sigtimedwait.  Signals reach logical threads only through the tracer
+ * (queue_signal), never the kernel's queue: a signal of the set already
+ * queued for the thread is taken at once, else the thread blocks until
+ * one is sent to it (a timed wait when timeout is given: its timeout is
+ * an outcome the search explores, EAGAIN). */
+static long sys_sigtimedwait(struct sys_ctx *c)
+{
+	struct tracer *t = c->t;
+	struct lthread *th = c->th;
+	uint64_t set = 0, deadline, ready;
+	bool expired;
+	long r;
+
+	if (c->a[3] != 8)
+		return -EINVAL;
+	if (proc_read(&t->proc, (uint64_t)c->a[0], &set, 8) != 8)
+		return -EFAULT;
+	set &= ~(1ull << (SIGKILL - 1) | 1ull << (SIGSTOP - 1));
+	ready = th->sigpending & set;
+	if (ready)
+		return take_signal(t, th, __builtin_ctzll(ready) + 1,
+				   (uint64_t)c->a[1]);
+	r = det_futex_deadline(t, FUTEX_WAIT, (uint64_t)c->a[2], &deadline,
+			       &expired);
+	if (r < 0)
+		return r;
+	if (expired)
+		return -EAGAIN;
+	futex_block(t, th, TW_SIGWAIT, 0, c->a[2] != 0);
+	th->wait_deadline = deadline;
+	th->sigwait_set = set;
+	th->sigwait_info = (uint64_t)c->a[1];
+	return SYS_NORETURN;
 }
 
 /* ---- entry points ---- */
@@ -622,6 +686,18 @@ bool sys_foreign_abi(struct tracer *t)
 	return true;
 }
 
+/* A lone thread's sigwait: the tracer's if a signal of its set is
+ * queued with the tracer (sent while other threads ran), else the
+ * kernel's, which holds what the thread sent itself (self_signal). */
+static bool native_sigwait_ours(struct tracer *t, struct lthread *th)
+{
+	uint64_t set = 0;
+
+	if (proc_read(&t->proc, th->regs.rdi, &set, 8) != 8)
+		return false;
+	return (th->sigpending & set) != 0;
+}
+
 int sys_at_seccomp(struct tracer *t)
 {
 	struct lthread *th = &t->th[t->cur];
@@ -638,6 +714,8 @@ int sys_at_seccomp(struct tracer *t)
 		return 0; /* e.g. write to a file: the kernel does it */
 	if (t->native && self_signal(t, th, nr))
 		return 0; /* the kernel delivers it, honouring the real mask */
+	if (t->native && nr == SYS_rt_sigtimedwait && !native_sigwait_ours(t, th))
+		return 0; /* what it waits for is in the kernel's queue */
 	if (nr == SYS_clone && proc_getsigmask(&t->proc, &th->sigmask) < 0)
 		return -1;
 	if (nr == SYS_clone && th->region == RG_NONE)

@@ -235,6 +235,14 @@ static void end_signal(struct tracer *t, int sig, uint64_t fault)
 
 /* Dispatch a stop that ends or interrupts the execution.  Returns 1 when
  * the execution ended, 0 when the stop was absorbed. */
+/* A signal the kernel sent on a timer's expiry (alarm(), setitimer,
+ * a POSIX timer): it says nothing about the instruction it stopped. */
+static bool timer_signal(int sig, const siginfo_t *si)
+{
+	return sig == SIGALRM || sig == SIGVTALRM || sig == SIGPROF ||
+	       si->si_code == SI_TIMER;
+}
+
 int tr_handle_stop_signal(struct tracer *t, const struct proc_stop *st)
 {
 	siginfo_t si;
@@ -255,6 +263,16 @@ int tr_handle_stop_signal(struct tracer *t, const struct proc_stop *st)
 		proc_getregs(&t->proc, &t->th[t->cur].regs);
 		memset(&si, 0, sizeof si);
 		proc_getsiginfo(&t->proc, &si);
+		if (timer_signal(st->sig, &si)) {
+			/* not the program's fault: no error to report */
+			const char *n = sigabbrev_np(st->sig);
+			tr_end_unsupported(t, "SIG%s from a timer (alarm, "
+					   "setitimer, timer_create) while "
+					   "threads run: signals from the "
+					   "kernel's timers are not modelled",
+					   n ? n : "?");
+			return 1;
+		}
 		end_signal(t, st->sig, (uint64_t)si.si_addr);
 		return 1;
 	case PROC_GONE:
@@ -1696,8 +1714,10 @@ static void time_out(struct tracer *t, struct lthread *th)
 		return;
 	}
 	th->info.status = TS_RUNNABLE;
+	/* sigtimedwait says EAGAIN when its time is up */
+	th->regs.rax = (uint64_t)(th->info.wait == TW_SIGWAIT ? -EAGAIN
+							      : -ETIMEDOUT);
 	th->info.wait = TW_NONE;
-	th->regs.rax = (uint64_t)-ETIMEDOUT;
 	if (th == &t->th[t->cur])
 		t->regs_dirty = true;
 	th->need_advance = true;
@@ -1889,6 +1909,7 @@ static const int traced_syscalls[] = {
 	SYS_clone, SYS_fork, SYS_vfork, SYS_execve, SYS_execveat,
 	SYS_write, SYS_writev, SYS_set_tid_address, SYS_futex,
 	SYS_exit, SYS_gettid, SYS_getpid, SYS_tgkill, SYS_tkill, SYS_kill,
+	SYS_rt_sigtimedwait, /* its signals are the tracer's (sys.c) */
 };
 
 /* Answered ENOSYS by the filter itself, without a stop (sys.c answers

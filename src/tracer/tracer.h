@@ -200,6 +200,7 @@ enum tr_tstatus { TS_RUNNABLE, TS_BLOCKED, TS_EXITED };
 enum tr_wait { TW_NONE, TW_FUTEX, TW_LOCK_PI, TW_JOIN,
 	       TW_AWAIT, /* a spin loop: until wait_addr.. change (await.h) */
 	       TW_ASSUME, /* __VERIFIER_assume(0): forever (infeasible) */
+	       TW_SIGWAIT, /* sigwait & co: until a signal of its set */
 	       /* pthread objects (sync.c): until wait_addr's state lets the
 		* call go on */
 	       TW_MUTEX, TW_COND, TW_SEM, TW_BARRIER, TW_RWLOCK };

@@ -20,6 +20,8 @@ struct lthread {
 	uint8_t *xstate;              /* NT_X86_XSTATE image */
 	uint64_t sigmask;
 	uint64_t sigpending;          /* signals queued by tgkill/tkill */
+	uint64_t sigwait_set;         /* TW_SIGWAIT: the signals it takes */
+	uint64_t sigwait_info;        /* TW_SIGWAIT: its siginfo_t *, or 0 */
 	uint64_t clear_child_tid;     /* set_tid_address / CLONE_CHILD_CLEARTID */
 	uint64_t robust_list;
 	uint64_t stack_lo, stack_hi;  /* the mapping holding its stack */
@@ -313,6 +315,8 @@ uint64_t futex_take_woken(struct tracer *t);
  * spurious wake-up, which every futex user must handle) so that the
  * handler runs. */
 void futex_interrupt(struct tracer *t, struct lthread *th);
+/* A blocked thread goes on: its syscall returns result. */
+void futex_resume(struct tracer *t, struct lthread *th, long result);
 void futex_block(struct tracer *t, struct lthread *th, enum tr_wait w,
 		 uint64_t addr, bool timed);
 /* Block th until thread target exits (RG_JOIN). */
