@@ -351,6 +351,9 @@ static void decode_status(int ws, pid_t pid, struct proc_stop *st)
 	}
 }
 
+static int req(struct proc *p, enum __ptrace_request r, void *addr,
+	       void *data);
+
 int proc_wait(struct proc *p, bool any, struct proc_stop *st)
 {
 	int ws;
@@ -375,6 +378,15 @@ int proc_wait(struct proc *p, bool any, struct proc_stop *st)
 	}
 	p->stops++;
 	decode_status(ws, r, st);
+	if (st->kind == PROC_GROUP && p->stale_interrupts > 0 && !any &&
+	    p->last_req) {
+		/* an earlier interrupt's stop: not what the caller waits
+		 * for; the tracee did nothing yet, resume it as before */
+		p->stale_interrupts--;
+		if (req(p, (enum __ptrace_request)p->last_req, 0, 0) < 0)
+			return -1;
+		return proc_wait(p, any, st);
+	}
 	return 0;
 }
 
@@ -394,7 +406,13 @@ static int req(struct proc *p, enum __ptrace_request r, void *addr,
 
 int proc_cont(struct proc *p, int sig)
 {
+	p->last_req = PTRACE_CONT;
 	return req(p, PTRACE_CONT, 0, (void *)(long)sig);
+}
+
+void proc_interrupt_lost(struct proc *p)
+{
+	p->stale_interrupts++;
 }
 
 int proc_interrupt(struct proc *p)
@@ -404,6 +422,7 @@ int proc_interrupt(struct proc *p)
 
 int proc_step(struct proc *p, int sig)
 {
+	p->last_req = PTRACE_SINGLESTEP;
 	return req(p, PTRACE_SINGLESTEP, 0, (void *)(long)sig);
 }
 
@@ -493,6 +512,7 @@ int proc_attach_pid(struct proc *p, pid_t pid)
 	if (p->memfd >= 0)
 		close(p->memfd);
 	p->pid = pid;
+	p->stale_interrupts = 0; /* another process */
 	return open_mem(p);
 }
 

@@ -46,6 +46,11 @@ struct proc {
 	int memfd;        /* /proc/pid/mem, for writes (also to text) */
 	size_t xsize;     /* size of the NT_X86_XSTATE area */
 	uint64_t stops;   /* ptrace stops waited for (statistics) */
+	/* PTRACE_INTERRUPTs whose stop another stop beat (proc_interrupt_
+	 * lost): the tracee reports that stop at its next resume; proc_wait
+	 * swallows it and repeats the resume (last_req) */
+	int stale_interrupts;
+	int last_req;
 };
 
 struct proc_launch_opts {
@@ -102,6 +107,9 @@ pid_t proc_fork(struct proc *p, uint64_t syscall_pc);
 
 /* PTRACE_INTERRUPT: the running tracee stops (a PROC_GROUP stop). */
 int proc_interrupt(struct proc *p);
+/* The stop proc_wait returned after proc_interrupt was another one: the
+ * interrupt's own stop is still to come (see struct proc). */
+void proc_interrupt_lost(struct proc *p);
 
 /* SIGKILL the process and reap it (and any stop notifications). */
 void proc_kill(struct proc *p);

@@ -1089,12 +1089,19 @@ static int local_spin(struct tracer *t, struct lthread *th, uint64_t lo,
 
 	if (proc_interrupt(&t->proc) < 0 || proc_wait(&t->proc, false, st) < 0)
 		return -1;
-	if (st->kind != PROC_GROUP)
+	if (st->kind != PROC_GROUP) {
+		proc_interrupt_lost(&t->proc);
 		return 2;
+	}
 	if (proc_getregs(&t->proc, &th->regs) < 0)
 		return -1;
 	s0 = th->regs;
 	h0 = await_stack_hash(t, th, &s0);
+	/* the state must come back twice: a loop repeats it every period,
+	 * while one step that did not advance (seen once in 645 executions
+	 * of szymanski-O0 under heavy load: a false "loops for ever" in
+	 * straight-line code) shows it once (a `jmp .' shows it each step) */
+	int seen = 0;
 	for (int i = 0; i < LOCAL_STEPS; i++) {
 		uint64_t pc = th->regs.rip;
 		if (bp_find(t, pc) && !(pc >= lo && pc < hi))
@@ -1108,6 +1115,12 @@ static int local_spin(struct tracer *t, struct lthread *th, uint64_t lo,
 			return -1;
 		if (th->regs.rip == s0.rip && same_state(&th->regs, &s0) &&
 		    await_stack_hash(t, th, &th->regs) == h0) {
+			if (i == 0)
+				pr_debug("local_spin: T%d's first step left "
+					 "it at %#lx", th->info.tid,
+					 (unsigned long)s0.rip);
+			if (++seen < 2)
+				continue;
 			spins_for_ever(t, th);
 			return 1;
 		}
@@ -1996,8 +2009,10 @@ static int probe(struct tracer *t, struct proc_stop *st)
 	if (proc_interrupt(&t->proc) < 0 ||
 	    proc_wait(&t->proc, false, st) < 0)
 		return -1;
-	if (st->kind != PROC_GROUP)
+	if (st->kind != PROC_GROUP) {
+		proc_interrupt_lost(&t->proc);
 		return 0;
+	}
 	if (proc_getregs(&t->proc, &th->regs) < 0)
 		return -1;
 	t->probe_ms *= 2;
