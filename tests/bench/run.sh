@@ -61,6 +61,40 @@ for s in disjoint counter_racy:2:2 counter_mutex:2:1 dekker dekker_fenced \
 	done
 done
 echo
+echo "== where the time goes (--profile, issue 24): the search against its floor"
+echo "   (floor = ptrace stops x one stop measured in that run + one fork per"
+echo "   execution at that run's mean; parts in % of the search)"
+printf '%-22s %-4s %6s %7s %7s %6s %6s %6s %6s %6s %6s %6s\n' program model \
+	execs seconds floor xfloor wait% ptrc% mem% fork% replay% dpor%
+prow() { # label model binary [args]
+	label=$1
+	shift
+	$X --profile --keep-going --fence-check off --json $J --model "$@" \
+		>/dev/null 2>$J.err
+	python3 - "$label" "$J" "$J.err" <<'PY'
+import json, re, sys
+j = json.load(open(sys.argv[2]))
+p = j["profile"]
+err = open(sys.argv[3]).read()
+m = re.search(r"= ([0-9.]+) s;", err)
+floor = float(m.group(1)) if m else 0
+search = p["total_s"] - p["fence_check_s"] - p["report_s"]
+pc = lambda k: 100 * p[k] / search if search > 0 else 0
+print("%-22s %-4s %6d %7.2f %7.3f %6.1f %6.1f %6.1f %6.1f %6.1f %6.1f %6.1f" % (
+    sys.argv[1], j["model"], j["executions"], search, floor,
+    search / floor if floor else 0, pc("wait_s"), pc("ptrace_s"), pc("memory_s"),
+    pc("fork_s") + pc("kill_s"), pc("replay_s"), pc("dpor_s")))
+PY
+	rm -f $J.err
+}
+prow "dekker_fenced" tso build/samples/dekker_fenced-O2
+prow "szymanski_fenced" tso build/samples/szymanski_fenced-O2
+prow "spin_tas" tso build/samples/spin_tas-O2
+prow "condvar_ok" tso build/samples/condvar_ok-O2
+prow "counter_mutex 2 1" sc build/samples/counter_mutex-O2 2 1
+prow "seqlock" sc build/samples/seqlock-O2
+prow "fib_rf2" sc build/samples/fib_rf2-O2
+echo
 echo "== strategies on dekker (tso): icb up to 2 preemptions, random and pct seeded"
 header
 row "dekker_fenced icb 2" --model tso --strategy icb --preemptions 2 build/samples/dekker_fenced-O2
