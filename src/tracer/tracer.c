@@ -23,11 +23,6 @@
 #include "tracer/tracer_priv.h"
 #include "tso/shadow.h"
 
-static int run_free(struct tracer *t);
-#define PROBE_MS 2000 /* a lone thread runs natively this long, */
-#define PROBE_EVENTS 1000 /* then this many events under control */
-static int live_threads(const struct tracer *t);
-static void enter_native(struct tracer *t);
 static bool pso_straddles(struct tracer *t, struct lthread *th);
 
 static const char *const kind_names[EV_NKINDS] = {
@@ -203,7 +198,7 @@ int tr_load(struct tracer *t, int tid)
 
 /* A signal queued for the current thread and not blocked by its mask is
  * delivered when the thread next resumes. */
-static int deliverable_signal(struct tracer *t)
+int tr_deliverable_signal(struct tracer *t)
 {
 	struct lthread *th = &t->th[t->cur];
 	uint64_t ready;
@@ -310,7 +305,7 @@ static int leave_syscall_stop(struct tracer *t)
 
 /* A syscall reached the kernel where no breakpoint was: turn it back into
  * a pending syscall instruction (skip it, rewind rip). */
-static int rewind_syscall(struct tracer *t)
+int tr_rewind_syscall(struct tracer *t)
 {
 	struct user_regs_struct *r = &t->th[t->cur].regs;
 
@@ -496,7 +491,7 @@ int tr_exec_insn(struct tracer *t)
 	bp_lift(t, pc, end, true);
 	t->nsteps++;
 	if (tr_sync_regs(t) < 0 ||
-	    proc_step(&t->proc, deliverable_signal(t)) < 0 ||
+	    proc_step(&t->proc, tr_deliverable_signal(t)) < 0 ||
 	    proc_wait(&t->proc, false, &st) < 0) {
 		free(san.before);
 		return -1;
@@ -594,7 +589,7 @@ void tr_add_shared(struct tracer *t, const struct lthread *th,
 	}
 }
 
-static void record_assert(struct tracer *t, struct lthread *th)
+void tr_record_assert(struct tracer *t, struct lthread *th)
 {
 	char txt[200] = "", file[160] = "", fn[120] = "";
 	uint64_t ret = 0;
@@ -961,7 +956,7 @@ static int run_region(struct tracer *t)
 		}
 		t->nconts++;
 		if (tr_sync_regs(t) < 0 ||
-		    proc_cont(&t->proc, deliverable_signal(t)) < 0 ||
+		    proc_cont(&t->proc, tr_deliverable_signal(t)) < 0 ||
 		    proc_wait(&t->proc, false, &st) < 0) {
 			r = -1;
 			break;
@@ -1140,7 +1135,7 @@ static int run_local(struct tracer *t, struct lthread *th)
 	}
 	t->nconts++;
 	if (tr_sync_regs(t) < 0 ||
-	    proc_cont(&t->proc, deliverable_signal(t)) < 0)
+	    proc_cont(&t->proc, tr_deliverable_signal(t)) < 0)
 		return -1;
 	for (unsigned secs = LOCAL_SECONDS;; secs *= 2) {
 		proc_set_watchdog(secs);
@@ -1164,7 +1159,7 @@ static int run_local(struct tracer *t, struct lthread *th)
 	    st.kind != PROC_GONE)
 		bp_lift(t, pc, end, false);
 	if (st.kind == PROC_SECCOMP)
-		return rewind_syscall(t);
+		return tr_rewind_syscall(t);
 	if (det_tsc_stop(t, &st))
 		return 0; /* rdtsc: thread-local, emulated */
 	if (st.kind != PROC_TRAP)
@@ -1220,7 +1215,7 @@ static int advance(struct tracer *t)
 	int r;
 
 	if (t->native) {
-		if (run_free(t) < 0)
+		if (tr_run_free(t) < 0)
 			return -1;
 		if (t->end.kind != END_NONE)
 			return 1;
@@ -1514,7 +1509,7 @@ static int exec_direct(struct tracer *t, struct tr_event *done)
 
 /* Write every buffered store of every thread to memory, without events
  * (when no other thread can observe the order any more). */
-static void drain_all(struct tracer *t)
+void tr_drain_all(struct tracer *t)
 {
 	for (int i = 0; i < t->nthreads; i++) {
 		struct sb *b = &t->th[i].sb;
@@ -1596,7 +1591,7 @@ static int perform(struct tracer *t, struct lthread *th,
 		return sync_perform(t, th, ev);
 	if (ev->kind == EV_END && ev->sysno < 0) { /* at a hook */
 		if (ev->value == END_BY_ASSERT) {
-			record_assert(t, th);
+			tr_record_assert(t, th);
 			end_signal(t, SIGABRT, 0);
 		} else {
 			vf_error_call(t, th);
@@ -1658,7 +1653,7 @@ int tracer_step(struct tracer *t, int tid, struct tr_event *done)
 	t->st.events++;
 	futex_take_woken(t);
 	if (ev_needs_drain(done) && !sb_empty(&th->sb))
-		drain_all(t); /* the explorer should have flushed it first */
+		tr_drain_all(t); /* the explorer should have flushed it first */
 	r = perform(t, th, done, false);
 	if (r == 0 && t->end.kind == END_NONE) {
 		await_after_event(t, th, done);
@@ -1668,9 +1663,9 @@ int tracer_step(struct tracer *t, int tid, struct tr_event *done)
 	    th->info.status == TS_RUNNABLE && th->need_advance) {
 		if (t->probe_events)
 			t->probe_events--; /* watched: see probe() */
-		if (!t->probe_events && live_threads(t) == 1 &&
+		if (!t->probe_events && tr_live_threads(t) == 1 &&
 		    !t->native && !th->region && t->native_ok)
-			enter_native(t);
+			tr_enter_native(t);
 		t->in_step = true; /* an atomic section runs on in it */
 		r = advance(t);
 		t->in_step = false;
@@ -1702,10 +1697,10 @@ int tracer_step(struct tracer *t, int tid, struct tr_event *done)
 	/* a lone thread watched for a spin loop (probe()) is no event of
 	 * the search: whether a probe happens depends on the wall clock, the
 	 * search must not (its clock covers every event: nothing races) */
-	if (probing && live_threads(t) == 1 && done->kind != EV_SPAWN &&
+	if (probing && tr_live_threads(t) == 1 && done->kind != EV_SPAWN &&
 	    done->kind != EV_NONDET && done->kind != EV_END) {
 		done->kind = EV_NONE;
-		drain_all(t); /* no update events either */
+		tr_drain_all(t); /* no update events either */
 	}
 out:
 	if (r < 0)
@@ -1916,296 +1911,3 @@ int tracer_assume_fence(struct tracer *t, uint64_t pc, uint64_t func)
 	return bp_insert(t, pc, 0);
 }
 
-/* ---- one live thread: native execution ---- */
-
-static const int traced_syscalls[] = {
-	SYS_clone, SYS_fork, SYS_vfork, SYS_execve, SYS_execveat,
-	SYS_write, SYS_writev, SYS_set_tid_address, SYS_futex,
-	SYS_exit, SYS_gettid, SYS_getpid, SYS_tgkill, SYS_tkill, SYS_kill,
-	SYS_rt_sigtimedwait, /* its signals are the tracer's (sys.c) */
-};
-
-/* Answered ENOSYS by the filter itself, without a stop (sys.c answers
- * them alike when it sees them first): glibc then creates threads with
- * clone, and runs without rseq. */
-static const int enosys_syscalls[] = { SYS_clone3, SYS_rseq };
-
-static int live_threads(const struct tracer *t)
-{
-	int n = 0;
-
-	for (int i = 0; i < t->nthreads; i++)
-		n += t->th[i].info.status != TS_EXITED;
-	return n;
-}
-
-/* With one live thread nothing is visible to anybody: lift every
- * breakpoint and let it run until it creates a thread, blocks or ends. */
-static void enter_native(struct tracer *t)
-{
-	drain_all(t); /* nobody is left to see the order */
-	t->probe_tail = false;
-	for (int i = 0; i < t->nthreads; i++)
-		t->th[i].section = RG_NONE; /* atomic against nobody */
-	/* stop points are lifted when hit (bp_native_hit); hooks stay:
-	 * pthread_create starts control, assume/nondet/error act */
-	t->native = true;
-}
-
-void tr_leave_native(struct tracer *t)
-{
-	bp_native_restore(t);
-	t->native = false;
-}
-
-/* A hook hit while running natively.  Returns 1 when control starts
- * (pthread_create), 0 to run on, -1 on failure. */
-static int native_hook(struct tracer *t)
-{
-	struct lthread *th = &t->th[t->cur];
-	struct bp *b;
-
-	if (proc_getregs(&t->proc, &th->regs) < 0)
-		return -1;
-	b = bp_find(t, th->regs.rip - 1);
-	if (!b)
-		return 2; /* not ours */
-	th->regs.rip--;
-	t->regs_dirty = true;
-	if (bp_native_lifted(b->hook)) /* a stop point: no use alone */
-		return bp_native_hit(t, b) < 0 ? -1 : 0;
-	if (b->hook == HOOK_PTHREAD_CREATE) {
-		tr_leave_native(t);
-		return 1;
-	}
-	if (b->hook == HOOK_ASSERT_FAIL)
-		record_assert(t, th);
-	if (rt_hook(b->hook) && rt_at_hook(t, th, b->hook) < 0)
-		return 1; /* a Rust panic (langrt.c) */
-	int r = vf_native(t, th, b);
-	if (r != 2)
-		return r;
-	return tr_exec_insn(t) == 0 ? 0 : 1;
-}
-
-static bool fatal_signal(int sig)
-{
-	return sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE ||
-	       sig == SIGILL || sig == SIGABRT || sig == SIGTRAP;
-}
-
-/* Run the current thread natively.  Returns 0 when it stopped (execution
- * ended, thread blocked, or a new thread: t->native is then false), -1 on
- * failure. */
-/* A lone thread has run natively for a while: stop it and run it under
- * control for a while (tracer_step keeps it there while probe_events
- * lasts), so that a spin loop that nobody is left to end is seen as a
- * livelock.  Returns 1 if it is stopped for that, 0 if another stop came
- * first (in *st, to be handled). */
-static int probe(struct tracer *t, struct proc_stop *st)
-{
-	struct lthread *th = &t->th[t->cur];
-
-	if (proc_interrupt(&t->proc) < 0 ||
-	    proc_wait(&t->proc, false, st) < 0)
-		return -1;
-	if (st->kind != PROC_GROUP) {
-		proc_interrupt_lost(&t->proc);
-		return 0;
-	}
-	if (proc_getregs(&t->proc, &th->regs) < 0)
-		return -1;
-	t->probe_ms *= 2;
-	t->probe_events = PROBE_EVENTS;
-	t->probe_tail = true;
-	tr_leave_native(t);
-	return 1;
-}
-
-/* The first probe period: PROBE_MS, or X86SMC_PROBE_MS (tests make it
- * short to probe a native prefix as a loaded machine does). */
-static unsigned probe_period(void)
-{
-	const char *e = getenv("X86SMC_PROBE_MS");
-	char *end;
-	unsigned long ms = e ? strtoul(e, &end, 10) : 0;
-
-	return e && *e && !*end && ms > 0 && ms < 3600000 ? (unsigned)ms
-							  : PROBE_MS;
-}
-
-static int run_free(struct tracer *t)
-{
-	struct proc_stop st;
-	int sig = deliverable_signal(t), r;
-
-	if (!t->probe_ms)
-		t->probe_ms = probe_period();
-	for (;;) {
-		if (tr_sync_regs(t) < 0 || proc_cont(&t->proc, sig) < 0)
-			return -1;
-		proc_set_watchdog_ms(t->probe_ms);
-		r = proc_wait(&t->proc, false, &st);
-		proc_set_watchdog(0);
-		if (r < 0)
-			return -1;
-		if (st.kind == PROC_TIMEOUT && live_threads(t) == 1) {
-			r = probe(t, &st);
-			if (r != 0)
-				return r < 0 ? -1 : 0;
-		}
-		sig = 0;
-		switch (st.kind) {
-		case PROC_SECCOMP:
-			r = sys_at_seccomp(t);
-			if (r == 2) { /* a thread is born: control starts */
-				tr_leave_native(t);
-				return rewind_syscall(t) < 0 ? -1 : 0;
-			}
-			if (r != 0)
-				return r < 0 ? -1 : 0;
-			sig = deliverable_signal(t);
-			break;
-		case PROC_SIGNAL:
-			if (det_tsc_stop(t, &st))
-				break; /* rdtsc, emulated */
-			if (fatal_signal(st.sig)) {
-				tr_handle_stop_signal(t, &st);
-				return 0;
-			}
-			sig = st.sig;
-			break;
-		case PROC_TRAP:
-			r = native_hook(t);
-			if (r < 0)
-				return -1;
-			if (r == 1)
-				return 0;
-			if (r == 2)
-				sig = SIGTRAP; /* the program's own */
-			break;
-		case PROC_GROUP:
-		case PROC_EVENT:
-			break;
-		default:
-			tr_handle_stop_signal(t, &st);
-			return 0;
-		}
-	}
-}
-
-static uint64_t entry_point(pid_t pid)
-{
-	char path[64];
-	uint64_t av[2];
-	FILE *f;
-
-	snprintf(path, sizeof path, "/proc/%d/auxv", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	while (fread(av, sizeof av, 1, f) == 1 && av[0] != 0)
-		if (av[0] == 9) { /* AT_ENTRY */
-			fclose(f);
-			return av[1];
-		}
-	fclose(f);
-	return 0;
-}
-
-/* From the exec stop to the program's entry point (a one-time int3). */
-static int run_to_entry(struct tracer *t)
-{
-	uint64_t entry = entry_point(t->proc.pid);
-	struct proc_stop st;
-	uint8_t orig, int3 = 0xcc;
-
-	if (!entry || proc_read(&t->proc, entry, &orig, 1) != 1 ||
-	    proc_write(&t->proc, entry, &int3, 1) != 1)
-		return -1;
-	for (;;) {
-		if (proc_cont(&t->proc, 0) < 0 ||
-		    proc_wait(&t->proc, false, &st) < 0)
-			return -1;
-		if (st.kind == PROC_SECCOMP) {
-			if (sys_at_seccomp(t) < 0)
-				return -1;
-			if (t->end.kind != END_NONE)
-				return 0;
-			continue;
-		}
-		if (det_tsc_stop(t, &st))
-			continue; /* ld.so reads the TSC */
-		if (st.kind != PROC_TRAP)
-			return tr_handle_stop_signal(t, &st) ? 0 : -1;
-		break;
-	}
-	proc_write(&t->proc, entry, &orig, 1);
-	if (proc_getregs(&t->proc, &t->th[0].regs) < 0)
-		return -1;
-	t->th[0].regs.rip = entry;
-	t->regs_dirty = true;
-	return tr_sync_regs(t);
-}
-
-int tracer_start(struct tracer *t, char *const argv[])
-{
-	/* RUST_BACKTRACE=0: a Rust panic hook that captures a backtrace
-	 * runs ~10^5 events of symbolization (docs/LANGUAGES.md).
-	 * GOMP_SPINCOUNT=0: libgomp's waits spin up to 300,000 times with
-	 * a counter before sleeping on a futex (no await detection for a
-	 * loop whose registers change): an OpenMP lost update was cut at
-	 * --max-steps after 10 s; sleeping at once, it is found (spinning
-	 * is only an optimisation of the same wait) */
-	static char *env[] = { "GLIBC_TUNABLES=glibc.pthread.rseq=0",
-			       "LD_BIND_NOW=1", "RUST_BACKTRACE=0",
-			       "GOMP_SPINCOUNT=0", NULL };
-	enum { NT = sizeof traced_syscalls / sizeof traced_syscalls[0],
-	       NE = sizeof enosys_syscalls / sizeof enosys_syscalls[0] };
-	int nrs[NT + 16];
-	struct proc_launch_opts lo = {
-		.cpu = t->opts.cpu,
-		.trace_nrs = nrs,
-		.ntrace_nrs = NT + det_ntraced_syscalls,
-		.enosys_nrs = enosys_syscalls,
-		.nenosys_nrs = NE,
-		.envp_extra = env,
-		.trap_tsc = true,
-	};
-	struct lthread *main_th;
-
-	memcpy(nrs, traced_syscalls, sizeof traced_syscalls);
-	for (int i = 0; i < det_ntraced_syscalls && i < 16; i++)
-		nrs[NT + i] = det_traced_syscalls[i];
-	if (proc_launch(&t->proc, argv, &lo) < 0)
-		return -1;
-	if (det_start(t) < 0) {
-		fprintf(stderr, "x86smc: %s: no auxiliary vector at its exec "
-				"(not a Linux x86-64 program?)\n", argv[0]);
-		proc_kill(&t->proc);
-		return -1;
-	}
-	t->vpid = DET_VPID;
-	main_th = tr_new_thread(t);
-	if (!main_th)
-		return -1;
-	t->native = true;
-	if (proc_getregs(&t->proc, &main_th->regs) < 0 || run_to_entry(t) < 0) {
-		if (t->end.kind == END_NONE)
-			tr_end_internal(t, "the program did not reach its "
-					   "entry point");
-	}
-	return 0;
-}
-
-int tracer_go(struct tracer *t)
-{
-	if (t->end.kind != END_NONE)
-		return 0;
-	if (run_free(t) < 0) {
-		if (t->end.kind == END_NONE)
-			tr_end_internal(t, "native run failed");
-		return -1;
-	}
-	return 0;
-}

@@ -314,6 +314,15 @@ uint64_t futex_take_woken(struct tracer *t);
 /* A signal arrives for th blocked in a futex wait: it returns EINTR (a
  * spurious wake-up, which every futex user must handle) so that the
  * handler runs. */
+/* tracer.c and native.c, one to the other */
+int tr_deliverable_signal(struct tracer *t);
+int tr_rewind_syscall(struct tracer *t);
+void tr_record_assert(struct tracer *t, struct lthread *th);
+void tr_drain_all(struct tracer *t);
+int tr_run_free(struct tracer *t);
+int tr_live_threads(const struct tracer *t);
+void tr_enter_native(struct tracer *t);
+
 void futex_interrupt(struct tracer *t, struct lthread *th);
 /* A blocked thread goes on: its syscall returns result. */
 void futex_resume(struct tracer *t, struct lthread *th, long result);
