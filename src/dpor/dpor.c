@@ -1316,9 +1316,8 @@ bool dpor_timeout_beyond(struct dpor *d, unsigned k, int tid,
 			 uint64_t enabled)
 {
 	if (d->exhaustive || !(enabled & ~d->last_mask) || tid >= MAXT ||
-	    d->tmo[tid] < d->max_tmo)
+	    timeout_allowed(d, tid))
 		return false;
-	d->tmo_pruned++;
 	if (k < d->n && d->nodes[k].chosen == tid) /* not again here */
 		d->nodes[k].done |= 1ull << tid;
 	return true;

@@ -732,9 +732,6 @@ static int install_hooks(struct explorer *x)
 	return hooks_library(x->t, x->sym, x->o, x->why, sizeof x->why);
 }
 
-/* The threads that can perform an event now.  Every runnable thread's
- * pending event is computed first: a thread may turn out blocked (a join
- * of a live thread), and the enabled set must be exact for the tree. */
 /* Can thread i time out now (its next event, EV_TIMEOUT)?  A timed wait
  * may time out whenever it is blocked (--no-timeouts: only when no
  * thread can run, tracer_timeout_one); the explorer takes that branch
@@ -744,22 +741,26 @@ static bool timed_out_able(struct explorer *x, int i)
 {
 	const struct tr_thread_info *ti;
 
-	if (x->o->no_timeouts || i >= TR_AUX_BASE ||
-	    tracer_status(x->t, i) != TS_BLOCKED)
+	if (x->o->no_timeouts || i >= TR_AUX_BASE)
 		return false;
 	ti = tracer_thread(x->t, i);
 	return ti && ti->status == TS_BLOCKED && ti->timed;
 }
 
-static uint64_t runnable(struct explorer *x)
+/* The threads that can perform an event now, and in *timed those of them
+ * whose event is a timeout.  Every runnable thread's pending event is
+ * computed first: a thread may turn out blocked (a join of a live
+ * thread), and the enabled set must be exact for the tree. */
+static uint64_t runnable(struct explorer *x, uint64_t *timed)
 {
 	/* the update threads of non-empty buffers can flush */
 	uint64_t m = (uint64_t)tracer_update_mask(x->t) << TR_AUX_BASE;
 
+	*timed = 0;
 	for (int i = 0; i < tracer_nthreads(x->t) && !tracer_ended(x->t); i++) {
 		bool buffered = tracer_buffered(x->t, i);
 		if (timed_out_able(x, i)) {
-			m |= 1ull << i; /* its event: the timeout */
+			*timed |= 1ull << i; /* its event: the timeout */
 			continue;
 		}
 		if (tracer_status(x->t, i) != TS_RUNNABLE)
@@ -772,10 +773,14 @@ static uint64_t runnable(struct explorer *x)
 		m |= 1ull << i;
 	}
 	/* a thread paused inside an atomic section runs alone */
+	m |= *timed;
 	int ex = tracer_ended(x->t) ? -1 : tracer_exclusive(x->t);
 	if (ex >= 0)
 		m &= 1ull << ex;
-	return tracer_ended(x->t) ? 0 : m;
+	if (tracer_ended(x->t))
+		m = 0;
+	*timed &= m;
+	return m;
 }
 
 /* The thread a schedule file wants now: -1 exhausted, -2 misfit. */
@@ -972,7 +977,8 @@ static enum exec_result step_loop(struct explorer *x)
 	while (!tracer_ended(x->t)) {
 		if (proc_interrupted() || (x->abort && *x->abort))
 			return EXEC_INTERRUPTED;
-		uint64_t enabled = runnable(x);
+		uint64_t last;
+		uint64_t enabled = runnable(x, &last);
 		stutters(x, k);
 		if (tracer_ended(x->t))
 			break;
@@ -983,11 +989,6 @@ static enum exec_result step_loop(struct explorer *x)
 				tracer_set_deadlock(x->t);
 			continue;
 		}
-		uint64_t last = 0;
-		for (uint64_t m = enabled & ((1ull << TR_AUX_BASE) - 1); m;
-		     m &= m - 1)
-			if (timed_out_able(x, __builtin_ctzll(m)))
-				last |= m & -m;
 		/* a schedule file or a sampling strategy chooses itself */
 		dpor_set_last(x->dpor, x->replay.s ||
 					       x->o->strategy == STRAT_RANDOM ||
@@ -1129,8 +1130,6 @@ static void drop_checkpoints(struct explorer *x)
 		tracer_checkpoint_free(x->t, x->cp[--x->ncp].c);
 }
 
-/* Continue from the deepest usable checkpoint, else from the snapshot;
- * the schedule so far is the tree's. */
 /* dpor_next, as --profile sees it */
 static bool dpor_next_timed(struct dpor *d)
 {
@@ -1141,6 +1140,8 @@ static bool dpor_next_timed(struct dpor *d)
 	return r;
 }
 
+/* Continue from the deepest usable checkpoint, else from the snapshot;
+ * the schedule so far is the tree's. */
 static int resume(struct explorer *x)
 {
 	unsigned d;

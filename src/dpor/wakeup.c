@@ -218,17 +218,6 @@ void wut_race(struct dpor *d, unsigned i, unsigned j)
 	insert(d, &ni->wroot, &v);
 }
 
-void wut_pending(struct dpor *d, unsigned k, int t)
-{
-	struct tr_event e = unknown_event(t);
-	struct seq v = { .n = 1 };
-	struct node *n = &d->nodes[k];
-
-	v.e[0] = &e;
-	if (!asleep_initial(d, n, &v))
-		insert(d, &n->wroot, &v);
-}
-
 void wut_event(struct dpor *d, unsigned k, const struct tr_event *e)
 {
 	struct seq v = { .n = 1 };
@@ -237,6 +226,13 @@ void wut_event(struct dpor *d, unsigned k, const struct tr_event *e)
 	v.e[0] = e;
 	if (!asleep_initial(d, n, &v))
 		insert(d, &n->wroot, &v);
+}
+
+void wut_pending(struct dpor *d, unsigned k, int t)
+{
+	struct tr_event e = unknown_event(t);
+
+	wut_event(d, k, &e);
 }
 
 /* Take node n's first branch whose thread is in ok: it becomes .wcur;

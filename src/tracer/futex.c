@@ -94,7 +94,7 @@ uint64_t futex_take_woken(struct tracer *t)
 	return w;
 }
 
-static void unblock(struct tracer *t, struct lthread *th, long result)
+void futex_resume(struct tracer *t, struct lthread *th, long result)
 {
 	t->woken |= 1ull << th->info.tid;
 	th->info.status = TS_RUNNABLE;
@@ -104,15 +104,10 @@ static void unblock(struct tracer *t, struct lthread *th, long result)
 	set_result(t, th, result);
 }
 
-void futex_resume(struct tracer *t, struct lthread *th, long result)
-{
-	unblock(t, th, result);
-}
-
 void futex_interrupt(struct tracer *t, struct lthread *th)
 {
 	if (th->info.status == TS_BLOCKED && th->info.wait == TW_FUTEX)
-		unblock(t, th, -EINTR);
+		futex_resume(t, th, -EINTR);
 }
 
 /* Waiters of addr of the given kind, oldest first. */
@@ -141,7 +136,7 @@ int futex_wake(struct tracer *t, uint64_t addr, int n, uint32_t bitset)
 	struct lthread *th;
 
 	while (woken < n && (th = oldest(t, addr, false, bitset))) {
-		unblock(t, th, 0);
+		futex_resume(t, th, 0);
 		woken++;
 	}
 	return woken;
@@ -253,7 +248,7 @@ static long unlock_pi(struct tracer *t, struct lthread *th, const long a[6])
 		word_write(t, addr, 0);
 		return 0;
 	}
-	unblock(t, next, 0); /* it owns the lock now */
+	futex_resume(t, next, 0); /* it owns the lock now */
 	w = (uint32_t)next->info.os_tid;
 	if (oldest(t, addr, true, ~0u))
 		w |= FUTEX_WAITERS_;
@@ -374,6 +369,6 @@ void join_wake(struct tracer *t, struct lthread *th)
 		    o->info.wait_for == th->info.tid &&
 		    o->info.wait_addr == th->clear_child_tid &&
 		    o->wait_bitset == 0) /* blocked by join_block */
-			unblock(t, o, (long)o->regs.rax);
+			futex_resume(t, o, (long)o->regs.rax);
 	}
 }

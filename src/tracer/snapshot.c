@@ -181,15 +181,14 @@ static struct tr_checkpoint *capture_at(struct tracer *t, uint64_t pc)
 	return c;
 }
 
-/* Forget the current execution's process and state; continue from a
- * fork of c. */
+/* Continue from a fork of c, the current execution's process gone
+ * (apply). */
 static int apply_at(struct tracer *t, const struct tr_checkpoint *c,
 		    uint64_t pc)
 {
 	bool rebp;
 	pid_t pid;
 
-	proc_kill(&t->proc);
 	pid = fork_at(t, (struct proc *)&c->proc, pc, &rebp);
 	if (pid < 0 || proc_attach_pid(&t->proc, pid) < 0 ||
 	    put_int3(&t->proc, pc, rebp) < 0 ||
@@ -241,6 +240,8 @@ static struct tr_checkpoint *capture(struct tracer *t, uint64_t pc)
 	return c;
 }
 
+/* Forget the current execution's process and state; continue from a
+ * fork of c. */
 static int apply(struct tracer *t, const struct tr_checkpoint *c,
 		 uint64_t pc)
 {
