@@ -933,9 +933,13 @@ static void test_check(void)
 	DEC(in, 0x48, 0x89, 0xe5); /* mov rbp, rsp */
 	in.regs_written = 0;
 	CU_ASSERT_EQUAL(dec_check(&in, &why), -1);
-	DEC(in, 0x74, 0x10); /* je */
-	in.target = 0;
+	DEC(in, 0x48, 0x89, 0xe5); /* mov rbp, rsp: no branch, no target */
+	in.target = PC + 0x12;
 	CU_ASSERT_EQUAL(dec_check(&in, &why), -1);
+	/* jmp rel32 to address 0: valid, its target is 0 (fuzz_decode) */
+	DEC(in, 0xe9, 0xfb, 0xef, 0xbf, 0xff);
+	CU_ASSERT_EQUAL(in.flow, DEC_FLOW_JMP);
+	CU_ASSERT_EQUAL(in.target, 0);
 }
 
 static CU_TestInfo tests[] = {
