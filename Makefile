@@ -1,6 +1,6 @@
 # x86smc — one plain Makefile.  Targets: all (default), check, demo, debug,
 # bench, deps, samples, format, clean, install, uninstall, fuzz-explore,
-# fuzz-peers.
+# fuzz-peers, sctbench.
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 # Flags every build needs (kept apart from CFLAGS, which `make debug` and
@@ -28,7 +28,7 @@ SAMPLESRC := $(sort $(wildcard samples/*.c samples/*/*.c))
 SAMPLEBIN := $(foreach s,$(SAMPLESRC),$(BUILD)/$(s:%.c=%)-O0 $(BUILD)/$(s:%.c=%)-O2)
 SAMPLECFLAGS := -g -pthread -Wall -Wno-unused-result -fno-inline-functions-called-once
 
-.PHONY: all check demo debug bench bench-peers deps samples format clean unit e2e bad fuzz \
+.PHONY: all check demo debug bench bench-peers sctbench deps samples format clean unit e2e bad fuzz \
 	install uninstall fuzz-explore fuzz-peers mpi
 all: deps x86smc x86smc-mpi
 
@@ -186,6 +186,14 @@ bench-peers: deps x86smc
 		[ -x $(PEERS_CACHE)/nidhugg-0.4/src/nidhuggc ] || X86SMC_PEERS_CACHE=$(PEERS_CACHE) bash tests/peers/build-nidhugg.sh || exit 1; \
 	fi
 	X86SMC_PEERS_CACHE=$(PEERS_CACHE) python3 tests/bench/peers.py $(BENCH_PEERS_ARGS)
+
+# SCTBench's 49 buggy programs (docs/SUITES.md), built from the public
+# repository outside the tree (SCTBENCH_DIR, default /work/.cache/sctbench):
+# extract, build, run (about an hour on 2 cores), table.  Not part of
+# make check.
+sctbench: deps x86smc
+	cp x86smc $(BUILD)/x86smc-sctbench
+	X86SMC=$(BUILD)/x86smc-sctbench python3 tests/suites/sctbench.py all
 
 format:
 	clang-format -i $(SRCS) $(wildcard src/*/*.h) $(UNITSRC)
