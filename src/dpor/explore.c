@@ -89,6 +89,7 @@ struct explorer {
 	bool bound_done;               /* every execution within it ran */
 	struct races *races;           /* --races: the monitor (races.h) */
 	bool probing;                  /* --estimate: random choices */
+	bool sampling;                 /* a PCT sample beside the search */
 };
 
 static double now(void)
@@ -842,7 +843,7 @@ static int strategy_pick(struct explorer *x, unsigned k, uint64_t enabled)
 			if (r-- == 0)
 				return __builtin_ctzll(m);
 	}
-	if (x->o->strategy != STRAT_PCT)
+	if (x->o->strategy != STRAT_PCT && !x->sampling)
 		return -1;
 	for (int i = 0; i < x->nchange; i++)
 		if (x->change[i] == k && x->cur >= 0)
@@ -861,7 +862,8 @@ static int pick(struct explorer *x, unsigned k, uint64_t enabled)
 	int want = -1;
 
 	if (!x->replay.s && (x->o->strategy == STRAT_RANDOM ||
-			     x->o->strategy == STRAT_PCT || x->probing))
+			     x->o->strategy == STRAT_PCT || x->probing ||
+			     x->sampling))
 		x->cur = strategy_pick(x, k, enabled);
 
 	if (x->replay.s) {
@@ -903,7 +905,8 @@ static int choose_value(struct explorer *x, unsigned k, int tid)
 	n = hooks_domain(x->o, &ti->pending, &vals);
 	if (!from_file && !hooks_domain_complete(x->o, &ti->pending))
 		x->res->nondet_bounded |= 1u << ti->pending.nondet;
-	if (x->o->strategy == STRAT_RANDOM || x->o->strategy == STRAT_PCT)
+	if (x->o->strategy == STRAT_RANDOM || x->o->strategy == STRAT_PCT ||
+	    x->sampling)
 		i = (int)(rnd(x) % n);
 	else
 		i = dpor_value(x->dpor, k, n);
@@ -1306,6 +1309,14 @@ static void cover_note(struct explorer *x, bool complete, bool interrupted,
 			 "(a loop no await detection caught?): what they did "
 			 "next was NOT explored",
 			 r->max_steps_cut, r->executions, x->o->max_steps);
+	else if (r->nerrors && !interrupted && !x->o->keep_going &&
+		 r->found_by_sample)
+		snprintf(r->note, sizeof r->note,
+			 "stopped at the first error, found by PCT sample %lu "
+			 "beside the search (after %lu executions of it): the "
+			 "rest was NOT explored (--keep-going explores it)",
+			 r->samples, r->executions + r->blocked_executions +
+					     r->assume_blocked);
 	else if (r->nerrors && !interrupted && !x->o->keep_going)
 		snprintf(r->note, sizeof r->note,
 			 "stopped at the first error, in execution %lu: the "
@@ -1683,6 +1694,74 @@ void explorer_free(struct explorer *x)
 	}
 }
 
+/* ---- shallow bugs first: PCT samples beside the search ---- */
+
+#define SAMPLE_AFTER 1000 /* executions of the search before the first */
+#define SAMPLE_EVERY 8    /* then one sample per this many, */
+#define SAMPLE_LONG 10000 /* and after this many one per SAMPLE_EVERY_LONG */
+#define SAMPLE_EVERY_LONG 4
+
+/* Depth-first DPOR can spend its whole budget deep in one corner of the
+ * tree while a bug needs two or three preemptions near its root
+ * (SCTBench's reorder_N and wronglock: pct finds them in 1-4,000
+ * executions, dpor not in 300 s).  So after SAMPLE_AFTER executions the
+ * search runs one PCT execution (--strategy pct's, depth 3) every
+ * SAMPLE_EVERY (SAMPLE_EVERY_LONG once it is SAMPLE_LONG executions
+ * long: the longer the search, the likelier a shallow bug it missed),
+ * in a tree of its own: its error is the search's (kept
+ * with its schedule, replayable), its outcome counts, but it is not an
+ * execution of the search's count nor a class, and the search goes on
+ * where it was: complete means what it meant.  Seeded from --seed and
+ * the sample's number, so a run is repeatable.  Not under --jobs;
+ * --no-samples turns it off. */
+static bool sample_due(const struct explorer *x, unsigned long n)
+{
+	enum strategy s = x->o->strategy;
+
+	return !x->o->no_samples && !x->o->replay &&
+	       (s == STRAT_DEFAULT || s == STRAT_SOURCE ||
+		s == STRAT_OPTIMAL) &&
+	       n + 1 >= SAMPLE_AFTER &&
+	       (n + 1) % (n + 1 >= SAMPLE_LONG ? SAMPLE_EVERY_LONG
+					       : SAMPLE_EVERY) == 0;
+}
+
+static enum exec_result pct_sample(struct explorer *x, bool *err)
+{
+	struct results *res = x->res;
+	struct dpor *search = x->dpor;
+	struct hashset hs = x->hs;
+	bool cps = x->use_cps;
+	unsigned long e = res->executions, b = res->blocked_executions,
+		      a = res->assume_blocked, n = res->samples;
+	size_t nerr = res->nerrors;
+
+	x->dpor = dpor_new(true, -1);
+	if (!x->dpor) {
+		x->dpor = search;
+		return EXEC_FAILED;
+	}
+	x->hs = (struct hashset){ 0 };
+	x->use_cps = false;
+	x->sampling = true;
+	x->rng = x->o->seed + (n + 1) * 0x9e3779b97f4a7c15ull;
+	pct_begin(x);
+	enum exec_result r = run(x, n, err);
+	x->sampling = false;
+	dpor_free(x->dpor);
+	x->dpor = search;
+	hashset_free(&x->hs);
+	x->hs = hs;
+	x->use_cps = cps;
+	res->executions = e;
+	res->blocked_executions = b;
+	res->assume_blocked = a;
+	res->samples = n + 1;
+	if (res->nerrors > nerr)
+		res->found_by_sample = true;
+	return r;
+}
+
 /* ---- --estimate ---- */
 
 #define EST_PROBES 200  /* probes at most, */
@@ -1843,6 +1922,16 @@ int explore(const struct options *o, struct results *res)
 		progress(&x, t0, false);
 		if (o->replay || (err && !o->keep_going))
 			break;
+		if (sample_due(&x, n)) {
+			r = pct_sample(&x, &err);
+			if (r == EXEC_FAILED || r == EXEC_INTERRUPTED) {
+				failed = r == EXEC_FAILED && !proc_interrupted();
+				interrupted = !failed;
+				break;
+			}
+			if (err && !o->keep_going)
+				break;
+		}
 		if (sample) {
 			dpor_reset(x.dpor);
 			if (!o->max_executions && n + 1 >= EXPLORE_RANDOM_EXECUTIONS)

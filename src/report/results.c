@@ -297,6 +297,11 @@ int report_json(const struct results *r, FILE *f)
 	}
 	if (r->nondet_bounded)
 		fprintf(f, "  \"nondet_bounded\": true,\n");
+	if (r->samples)
+		fprintf(f, "  \"pct_samples\": %lu,\n  \"found_by\": \"%s\",\n",
+			r->samples,
+			!r->nerrors ? "none" : r->found_by_sample ? "pct-sample"
+								  : "search");
 	if (r->estimate > 0)
 		fprintf(f, "  \"estimate\": {\"executions\": %.0f, "
 			   "\"seconds\": %.3f, \"probes\": %u, "

@@ -98,6 +98,10 @@ struct results {
 	 * time at the probes' pace */
 	double estimate, estimate_s, estimate_probe_s;
 	unsigned estimate_probes;
+	/* PCT samples run beside the search (explore.c, pct_sample), and
+	 * whether one of them found errors[0] */
+	unsigned long samples;
+	bool found_by_sample;
 	/* --robustness: outcomes impossible under sc (pointers into
 	 * outcomes[]), NULL-terminated; robust_checked: it ran */
 	bool robust_checked;
