@@ -13,9 +13,9 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "dpor/dpor.h"
 #include "dpor/explore_int.h"
 #include "dpor/hooks.h"
@@ -89,14 +89,6 @@ struct explorer {
 	bool bound_done;               /* every execution within it ran */
 	struct races *races;           /* --races: the monitor (races.h) */
 };
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static const char *signame(int sig, char *buf, size_t n)
 {
@@ -1266,7 +1258,7 @@ static bool limit_reached(const struct explorer *x, double t0)
 			    x->res->assume_blocked >=
 		    o->max_executions)
 		return true;
-	return o->timeout > 0 && now() - t0 >= o->timeout;
+	return o->timeout > 0 && clock_s() - t0 >= o->timeout;
 }
 
 static void cover_note(struct explorer *x, bool complete, bool interrupted,
@@ -1341,7 +1333,7 @@ static void cover_note(struct explorer *x, bool complete, bool interrupted,
 static void progress(struct explorer *x, double t0, bool last)
 {
 	const struct results *r = x->res;
-	double t = now();
+	double t = clock_s();
 
 	if (!x->progress || (!last && t - x->last_progress < 0.25))
 		return;
@@ -1384,7 +1376,7 @@ static bool same_error(const struct error_rec *a, const struct error_rec *b)
  * nested search with --timeout 0 would have none. */
 static double budget_left(const struct results *res, double t0)
 {
-	double left = res->fence.budget - (now() - t0);
+	double left = res->fence.budget - (clock_s() - t0);
 
 	return left > 0.001 ? left : 0.001;
 }
@@ -1405,7 +1397,7 @@ static bool sc_reaches(const struct options *o, struct results *res,
 	so.timeout = budget_left(res, t0);
 	explore(&so, &sr);
 	if (sr.nerrors && !same_error(&sr.errors[0], &res->errors[0]) &&
-	    now() - t0 < res->fence.budget) {
+	    clock_s() - t0 < res->fence.budget) {
 		results_free(&sr); /* another error: look at all of them */
 		so.keep_going = true;
 		so.timeout = budget_left(res, t0);
@@ -1515,7 +1507,7 @@ static void fence_check(struct explorer *x)
 	 * the check's searches run */
 	report_head(res, o->json && strcmp(o->json, "-") == 0 ? stderr
 							      : stdout);
-	double t0 = now();
+	double t0 = clock_s();
 
 	struct fence_rec *f = &res->fence;
 	f->ran = true;
@@ -1532,10 +1524,10 @@ static void fence_check(struct explorer *x)
 						    : f->budget;
 	if (!sc_reaches(o, res, t0) && !proc_interrupted()) {
 		add_fences(x, f, res); /* the suggestion, verified or not */
-		if (now() - t0 < f->budget)
+		if (clock_s() - t0 < f->budget)
 			verify_fences(x, f, t0);
 	}
-	f->seconds = now() - t0;
+	f->seconds = clock_s() - t0;
 	if (proc_interrupted())
 		snprintf(f->status, sizeof f->status, "interrupted");
 	else if (strcmp(f->sc, "possible") == 0)
@@ -1680,7 +1672,7 @@ int explore(const struct options *o, struct results *res)
 	struct schedule replay = { 0 };
 	bool complete = false, interrupted = false, failed = false, err;
 	bool lost = false;
-	double t0 = now();
+	double t0 = clock_s();
 	unsigned restarts = 0;
 
 	explorer_init(&x, o, res, -1);
@@ -1805,7 +1797,7 @@ done:
 	if (res->threads_cut) /* what they did after the limit is unknown */
 		complete = x.bound_done = false;
 	res->complete = complete;
-	res->elapsed_s = now() - t0;
+	res->elapsed_s = clock_s() - t0;
 	res->traces = x.hs.n;
 	cover_note(&x, complete, interrupted, restarts);
 	if (failed)
