@@ -158,8 +158,6 @@ void tr_end_signal(struct tracer *t, int sig, uint64_t fault)
 	t->end.fault_addr = fault;
 }
 
-/* Dispatch a stop that ends or interrupts the execution.  Returns 1 when
- * the execution ended, 0 when the stop was absorbed. */
 /* A signal the kernel sent on a timer's expiry (alarm(), setitimer,
  * a POSIX timer): it says nothing about the instruction it stopped. */
 static bool timer_signal(int sig, const siginfo_t *si)
@@ -168,6 +166,8 @@ static bool timer_signal(int sig, const siginfo_t *si)
 	       si->si_code == SI_TIMER;
 }
 
+/* Dispatch a stop that ends or interrupts the execution.  Returns 1 when
+ * the execution ended, 0 when the stop was absorbed. */
 int tr_handle_stop_signal(struct tracer *t, const struct proc_stop *st)
 {
 	siginfo_t si;
@@ -653,13 +653,6 @@ static bool can_run_from(struct tracer *t, struct lthread *th)
 	       !(th->sigpending & ~th->sigmask) && dcache_get(t->dc, pc);
 }
 
-/* Run the current thread's local code from its pc up to the next stop
- * point.  A breakpoint at pc itself is lifted for the run and put back
- * at the stop: the walk went through pc again on every path that comes
- * back to it (it treats pc as no stop point), so each path meets another
- * breakpoint first; this saves the single step of the instruction
- * (issue 8).  Returns 0 (stopped: look again), 1 (the execution ended),
- * -1 (failure). */
 /* Local code that ran LOCAL_SECONDS without reaching a stop point: is
  * it a loop that can never end?  From where it is interrupted, it is
  * single-stepped up to LOCAL_STEPS instructions: if it comes back to the
@@ -747,6 +740,13 @@ static int local_spin(struct tracer *t, struct lthread *th, uint64_t lo,
 	return proc_cont(&t->proc, 0) < 0 ? -1 : 0;
 }
 
+/* Run the current thread's local code from its pc up to the next stop
+ * point.  A breakpoint at pc itself is lifted for the run and put back
+ * at the stop: the walk went through pc again on every path that comes
+ * back to it (it treats pc as no stop point), so each path meets another
+ * breakpoint first; this saves the single step of the instruction
+ * (issue 8).  Returns 0 (stopped: look again), 1 (the execution ended),
+ * -1 (failure). */
 static int run_local(struct tracer *t, struct lthread *th)
 {
 	uint64_t pc = th->regs.rip, end = pc;
@@ -800,8 +800,6 @@ static int run_local(struct tracer *t, struct lthread *th)
 	return 0;
 }
 
-/* Run the current thread's local code up to its next visible event.
- * Returns 0 (pending event set), 1 (execution ended), -1 (failure). */
 /* Thread th has stopped `quiet' times in a row without an event (stop
  * points whose accesses turned out private: its own thread descriptor,
  * say, as in a `for (;;) pthread_testcancel();' loop): if it comes back
@@ -832,6 +830,8 @@ static bool quiet_spin(struct tracer *t, struct lthread *th, struct quiet *q)
 	return false;
 }
 
+/* Run the current thread's local code up to its next visible event.
+ * Returns 0 (pending event set), 1 (execution ended), -1 (failure). */
 static int advance(struct tracer *t)
 {
 	struct lthread *th = &t->th[t->cur];
