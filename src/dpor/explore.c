@@ -88,6 +88,7 @@ struct explorer {
 	long bound;                    /* icb: the current bound */
 	bool bound_done;               /* every execution within it ran */
 	struct races *races;           /* --races: the monitor (races.h) */
+	bool probing;                  /* --estimate: random choices */
 };
 
 static const char *signame(int sig, char *buf, size_t n)
@@ -827,7 +828,7 @@ static int strategy_pick(struct explorer *x, unsigned k, uint64_t enabled)
 {
 	int best = -1, n = __builtin_popcountll(enabled);
 
-	if (x->o->strategy == STRAT_RANDOM) {
+	if (x->o->strategy == STRAT_RANDOM || x->probing) {
 		int r = (int)(rnd(x) % (uint64_t)n);
 		for (uint64_t m = enabled; m; m &= m - 1)
 			if (r-- == 0)
@@ -852,7 +853,7 @@ static int pick(struct explorer *x, unsigned k, uint64_t enabled)
 	int want = -1;
 
 	if (!x->replay.s && (x->o->strategy == STRAT_RANDOM ||
-			     x->o->strategy == STRAT_PCT))
+			     x->o->strategy == STRAT_PCT || x->probing))
 		x->cur = strategy_pick(x, k, enabled);
 
 	if (x->replay.s) {
@@ -1349,6 +1350,16 @@ static void progress(struct explorer *x, double t0, bool last)
 		dpor_length(x->dpor), r->nerrors, r->nerrors == 1 ? "" : "s");
 	if (x->bound >= 0)
 		fprintf(stderr, ", preemption bound %ld", x->bound);
+	/* --estimate: how far along the estimate (rough) */
+	if (r->estimate > 0 && x->o->strategy != STRAT_EXHAUSTIVE) {
+		double f = (double)r->executions / r->estimate;
+		double left = f > 0 && f < 1 ? (t - t0) * (1 - f) / f : 0;
+		fprintf(stderr, ", ~%.0f%% of the estimate", 100 * f);
+		if (left > 0)
+			fprintf(stderr, ", ~%.0f %s left",
+				left < 120 ? left : left / 60,
+				left < 120 ? "s" : "min");
+	}
 	/* where the branches of a node are known up front: what is left */
 	if ((x->o->strategy == STRAT_EXHAUSTIVE ||
 	     x->o->strategy == STRAT_ICB) && x->dpor) {
@@ -1664,6 +1675,70 @@ void explorer_free(struct explorer *x)
 	}
 }
 
+/* ---- --estimate ---- */
+
+#define EST_PROBES 200  /* probes at most, */
+#define EST_SECONDS 2.0 /* for this long at most (at least EST_MIN) */
+#define EST_MIN 3
+
+/* --estimate: Knuth's estimator of the search's size (D. E. Knuth,
+ * "Estimating the efficiency of backtrack programs", Math. Comp. 1975).
+ * A probe is the first execution of a new tree whose every choice is a
+ * random enabled thread; the races it shows give each node of its path
+ * its branches, and their product is the number of leaves were every
+ * subtree like the probe's (dpor_path_leaves).  The mean over the probes
+ * estimates the executions, their mean time (each from the start, no
+ * checkpoint) the time per execution.  Rough: later executions find
+ * races no probe shows, sleep sets cut branches.  The probes' outcomes,
+ * errors and classes are not the search's. */
+static void estimate(struct explorer *x, bool exhaustive)
+{
+	struct results *res = x->res, scratch = { 0 };
+	struct hashset hs = x->hs;
+	bool cps = x->use_cps, err;
+	double sum = 0, t = clock_s();
+	unsigned n = 0;
+
+	x->hs = (struct hashset){ 0 };
+	x->res = &scratch;
+	x->probing = true;
+	x->use_cps = false;
+	x->dpor = dpor_new(exhaustive, -1);
+	for (unsigned i = 0; x->dpor && n < EST_PROBES &&
+			     (n < EST_MIN || clock_s() - t < EST_SECONDS);
+	     i++) {
+		x->rng = x->o->seed + (i + 1) * 0xd1b54a32d192ed03ull;
+		enum exec_result r = run(x, i, &err);
+		if (r == EXEC_FAILED || r == EXEC_INTERRUPTED ||
+		    proc_interrupted())
+			break;
+		if (r != EXEC_RESTART) { /* else escapes learnt: again */
+			sum += dpor_path_leaves(x->dpor);
+			n++;
+		}
+		dpor_reset(x->dpor);
+	}
+	t = clock_s() - t;
+	dpor_free(x->dpor);
+	x->dpor = NULL;
+	results_free(&scratch);
+	hashset_free(&x->hs);
+	x->hs = hs;
+	x->res = res;
+	x->probing = false;
+	x->use_cps = cps;
+	if (!n)
+		return;
+	res->estimate = sum / n;
+	res->estimate_probes = n;
+	res->estimate_probe_s = t;
+	res->estimate_s = res->estimate * t / n;
+	fprintf(stderr, "x86smc: estimate: ~%.3g executions, ~%.3g s at the "
+			"probes' pace (%u probes in %.1f s; Knuth's estimator, "
+			"rough)\n",
+		res->estimate, res->estimate_s, n, t);
+}
+
 /* ---- the exploration ---- */
 
 int explore(const struct options *o, struct results *res)
@@ -1703,9 +1778,12 @@ int explore(const struct options *o, struct results *res)
 	long top = icb && o->preemptions < 0 ? 2 : o->preemptions;
 	x.bound = icb ? 0 : sample ? -1 : o->preemptions;
 	res->preemption_bound = x.bound;
+	if (o->estimate && !o->nested && dist_rank() == 0)
+		estimate(&x, exhaustive);
 	/* MPI: the ranks take the user's search; nested ones (the fence
 	 * check) stay on rank 0 */
 	if ((o->jobs > 1 || (dist_size() > 1 && !o->nested)) && !o->replay) {
+		explorer_stop(&x); /* the workers run their own tracers */
 		struct par_outcome po = { 0 };
 		parallel_explore(o, res, &x.hs, exhaustive, x.bound, top, &po);
 		complete = po.complete && !po.lost;

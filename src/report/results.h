@@ -93,6 +93,11 @@ struct results {
 	bool sanity;            /* --sanity ran: the two counts below */
 	uint64_t sanity_checked, sanity_mismatches;
 	char note[256];     /* what was covered, in words */
+	/* --estimate: the executions Knuth's estimator expects (0: not
+	 * run), from how many probes in how many seconds, and the search's
+	 * time at the probes' pace */
+	double estimate, estimate_s, estimate_probe_s;
+	unsigned estimate_probes;
 	/* --robustness: outcomes impossible under sc (pointers into
 	 * outcomes[]), NULL-terminated; robust_checked: it ran */
 	bool robust_checked;

@@ -1800,6 +1800,49 @@ class InterruptCase(Case):
         return "PASS", None
 
 
+class EstimateCase(Case):
+    """--estimate (Knuth's estimator over random probes, docs/TRACES.md):
+    the JSON key "estimate" with at least 3 probes; the search after it
+    is the same as without (executions, outcomes, hb classes); where every
+    path of the tree branches alike the estimate is exact (exact=True),
+    else within a factor 4 of the executions (the estimator's quality on
+    these samples, so a regression of it shows)."""
+
+    def __init__(self, sample, model, exact):
+        super().__init__("estimate/%s-O0/%s" % (sample.name, model))
+        self.s, self.model, self.exact = sample, model, exact
+
+    def run(self, log):
+        binary = self.s.binary("O0")
+        missing = self.require(binary)
+        if missing:
+            return "FAIL", missing
+        plain = Run(self.model, [], binary, self.s.args, log).run()
+        why = plain.problem(self.model)
+        if why:
+            return "FAIL", why
+        r = Run(self.model, ["--estimate"], binary, self.s.args, log,
+                json_name="estimate.json").run()
+        why = r.problem(self.model)
+        if why:
+            return "FAIL", why
+        est = r.json.get("estimate")
+        if not est or est.get("probes", 0) < 3 or est.get("executions", 0) <= 0:
+            return "FAIL", "no estimate of at least 3 probes in the JSON: %r" % (est,)
+        for k in ("executions", "complete", "hb_classes"):
+            if r.json[k] != plain.json[k]:
+                return "FAIL", "%s %r with --estimate, %r without" % (
+                    k, r.json[k], plain.json[k])
+        if outcome_set(r.json) != outcome_set(plain.json):
+            return "FAIL", "the outcomes differ with --estimate"
+        n, e = plain.json["executions"], est["executions"]
+        if self.exact and round(e) != n:
+            return "FAIL", "estimate %.2f, the search %d executions (want equal)" % (e, n)
+        if not self.exact and not n / 4 <= e <= 4 * n:
+            return "FAIL", "estimate %.2f, the search %d executions (want within 4x)" % (e, n)
+        return "PASS", None
+
+
 class ProbeCase(Case):
     """A lone thread running natively is probed (stopped and watched under
     control for a while) after a period of wall-clock time: on a loaded
@@ -2086,6 +2129,11 @@ def build_cases(samples, pending, baseline):
     if "determinism" in samples:
         cases += [DeterminismCase(samples["determinism"], o, m)
                   for o, m in (("O0", "sc"), ("O2", "tso"))]
+    for name, model, exact in (("disjoint", "sc", True), ("condvar_ok", "sc", True),
+                               ("barrier_ok", "tso", True), ("fib_rf2", "sc", False),
+                               ("seqlock", "tso", False), ("szymanski", "sc", False)):
+        if name in samples:
+            cases.append(EstimateCase(samples[name], model, exact))
     if "long_main" in samples:
         cases += [ProbeCase(samples["long_main"], o, m)
                   for o, m in (("O0", "sc"), ("O2", "tso"), ("O0", "pso"))]
