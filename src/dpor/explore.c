@@ -13,9 +13,9 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "dpor/dpor.h"
 #include "dpor/explore_int.h"
 #include "dpor/hooks.h"
@@ -91,14 +91,6 @@ struct explorer {
 	bool probing;                  /* --estimate: random choices */
 	bool sampling;                 /* a PCT sample beside the search */
 };
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static const char *signame(int sig, char *buf, size_t n)
 {
@@ -1270,7 +1262,7 @@ static bool limit_reached(const struct explorer *x, double t0)
 			    x->res->assume_blocked >=
 		    o->max_executions)
 		return true;
-	return o->timeout > 0 && now() - t0 >= o->timeout;
+	return o->timeout > 0 && clock_s() - t0 >= o->timeout;
 }
 
 static void cover_note(struct explorer *x, bool complete, bool interrupted,
@@ -1353,7 +1345,7 @@ static void cover_note(struct explorer *x, bool complete, bool interrupted,
 static void progress(struct explorer *x, double t0, bool last)
 {
 	const struct results *r = x->res;
-	double t = now();
+	double t = clock_s();
 
 	if (!x->progress || (!last && t - x->last_progress < 0.25))
 		return;
@@ -1406,7 +1398,7 @@ static bool same_error(const struct error_rec *a, const struct error_rec *b)
  * nested search with --timeout 0 would have none. */
 static double budget_left(const struct results *res, double t0)
 {
-	double left = res->fence.budget - (now() - t0);
+	double left = res->fence.budget - (clock_s() - t0);
 
 	return left > 0.001 ? left : 0.001;
 }
@@ -1427,7 +1419,7 @@ static bool sc_reaches(const struct options *o, struct results *res,
 	so.timeout = budget_left(res, t0);
 	explore(&so, &sr);
 	if (sr.nerrors && !same_error(&sr.errors[0], &res->errors[0]) &&
-	    now() - t0 < res->fence.budget) {
+	    clock_s() - t0 < res->fence.budget) {
 		results_free(&sr); /* another error: look at all of them */
 		so.keep_going = true;
 		so.timeout = budget_left(res, t0);
@@ -1537,7 +1529,7 @@ static void fence_check(struct explorer *x)
 	 * the check's searches run */
 	report_head(res, o->json && strcmp(o->json, "-") == 0 ? stderr
 							      : stdout);
-	double t0 = now();
+	double t0 = clock_s();
 
 	struct fence_rec *f = &res->fence;
 	f->ran = true;
@@ -1554,10 +1546,10 @@ static void fence_check(struct explorer *x)
 						    : f->budget;
 	if (!sc_reaches(o, res, t0) && !proc_interrupted()) {
 		add_fences(x, f, res); /* the suggestion, verified or not */
-		if (now() - t0 < f->budget)
+		if (clock_s() - t0 < f->budget)
 			verify_fences(x, f, t0);
 	}
-	f->seconds = now() - t0;
+	f->seconds = clock_s() - t0;
 	if (proc_interrupted())
 		snprintf(f->status, sizeof f->status, "interrupted");
 	else if (strcmp(f->sc, "possible") == 0)
@@ -1783,7 +1775,7 @@ static void estimate(struct explorer *x, bool exhaustive)
 	struct results *res = x->res, scratch = { 0 };
 	struct hashset hs = x->hs;
 	bool cps = x->use_cps, err;
-	double sum = 0, t = now();
+	double sum = 0, t = clock_s();
 	unsigned n = 0;
 
 	x->hs = (struct hashset){ 0 };
@@ -1792,7 +1784,7 @@ static void estimate(struct explorer *x, bool exhaustive)
 	x->use_cps = false;
 	x->dpor = dpor_new(exhaustive, -1);
 	for (unsigned i = 0; x->dpor && n < EST_PROBES &&
-			     (n < EST_MIN || now() - t < EST_SECONDS);
+			     (n < EST_MIN || clock_s() - t < EST_SECONDS);
 	     i++) {
 		x->rng = x->o->seed + (i + 1) * 0xd1b54a32d192ed03ull;
 		enum exec_result r = run(x, i, &err);
@@ -1805,7 +1797,7 @@ static void estimate(struct explorer *x, bool exhaustive)
 		}
 		dpor_reset(x->dpor);
 	}
-	t = now() - t;
+	t = clock_s() - t;
 	dpor_free(x->dpor);
 	x->dpor = NULL;
 	results_free(&scratch);
@@ -1834,7 +1826,7 @@ int explore(const struct options *o, struct results *res)
 	struct schedule replay = { 0 };
 	bool complete = false, interrupted = false, failed = false, err;
 	bool lost = false;
-	double t0 = now();
+	double t0 = clock_s();
 	unsigned restarts = 0;
 
 	explorer_init(&x, o, res, -1);
@@ -1972,7 +1964,7 @@ done:
 	if (res->threads_cut) /* what they did after the limit is unknown */
 		complete = x.bound_done = false;
 	res->complete = complete;
-	res->elapsed_s = now() - t0;
+	res->elapsed_s = clock_s() - t0;
 	res->traces = x.hs.n;
 	cover_note(&x, complete, interrupted, restarts);
 	if (failed)
