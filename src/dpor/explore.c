@@ -90,6 +90,7 @@ struct explorer {
 	struct races *races;           /* --races: the monitor (races.h) */
 	bool probing;                  /* --estimate: random choices */
 	bool sampling;                 /* a PCT sample beside the search */
+	unsigned long stream;          /* its seeds' stream (a --jobs worker) */
 };
 
 static const char *signame(int sig, char *buf, size_t n)
@@ -395,7 +396,10 @@ static struct error_rec *record_error(struct explorer *x,
 				      struct error_rec *e,
 				      const char *schedule)
 {
-	struct error_rec *o = results_keep_error(x->res, e);
+	struct error_rec *o;
+
+	e->by_sample = x->sampling;
+	o = results_keep_error(x->res, e);
 
 	if (!o)
 		return NULL;
@@ -1302,7 +1306,7 @@ static void cover_note(struct explorer *x, bool complete, bool interrupted,
 			 "next was NOT explored",
 			 r->max_steps_cut, r->executions, x->o->max_steps);
 	else if (r->nerrors && !interrupted && !x->o->keep_going &&
-		 r->found_by_sample)
+		 r->errors[0].by_sample)
 		snprintf(r->note, sizeof r->note,
 			 "stopped at the first error, found by PCT sample %lu "
 			 "beside the search (after %lu executions of it): the "
@@ -1704,7 +1708,8 @@ void explorer_free(struct explorer *x)
  * with its schedule, replayable), its outcome counts, but it is not an
  * execution of the search's count nor a class, and the search goes on
  * where it was: complete means what it meant.  Seeded from --seed and
- * the sample's number, so a run is repeatable.  Not under --jobs;
+ * the sample's number, so a run is repeatable.  Under --jobs each worker
+ * samples so, counting its own executions (explorer_sample);
  * --no-samples turns it off. */
 static bool sample_due(const struct explorer *x, unsigned long n)
 {
@@ -1726,7 +1731,6 @@ static enum exec_result pct_sample(struct explorer *x, bool *err)
 	bool cps = x->use_cps;
 	unsigned long e = res->executions, b = res->blocked_executions,
 		      a = res->assume_blocked, n = res->samples;
-	size_t nerr = res->nerrors;
 
 	x->dpor = dpor_new(true, -1);
 	if (!x->dpor) {
@@ -1736,7 +1740,8 @@ static enum exec_result pct_sample(struct explorer *x, bool *err)
 	x->hs = (struct hashset){ 0 };
 	x->use_cps = false;
 	x->sampling = true;
-	x->rng = x->o->seed + (n + 1) * 0x9e3779b97f4a7c15ull;
+	x->rng = x->o->seed + (n + 1) * 0x9e3779b97f4a7c15ull +
+		 x->stream * 0xd1b54a32d192ed03ull;
 	pct_begin(x);
 	enum exec_result r = run(x, n, err);
 	x->sampling = false;
@@ -1749,9 +1754,14 @@ static enum exec_result pct_sample(struct explorer *x, bool *err)
 	res->blocked_executions = b;
 	res->assume_blocked = a;
 	res->samples = n + 1;
-	if (res->nerrors > nerr)
-		res->found_by_sample = true;
 	return r;
+}
+
+enum exec_result explorer_sample(struct explorer *x, unsigned long n,
+				 unsigned long stream, bool *err)
+{
+	x->stream = stream;
+	return sample_due(x, n) ? pct_sample(x, err) : EXEC_DONE;
 }
 
 /* ---- --estimate ---- */

@@ -657,6 +657,25 @@ static void execute(struct worker *k, struct task *t)
 		report(k, t);
 		t->state = T_NEXT;
 	}
+	/* shallow bugs first: this worker's PCT samples beside its share */
+	if (t && !k->sh->stop) {
+		const struct results *w = &k->res;
+		bool serr = false;
+		r = explorer_sample(k->x,
+				    w->executions + w->blocked_executions +
+					    w->assume_blocked - 1,
+				    (unsigned long)k->w * 4096 + k->sh->offset,
+				    &serr);
+		if (r == EXEC_FAILED && !proc_interrupted()) {
+			struct buf b = { 0 };
+			put_str(&b, explorer_why(k->x));
+			send_k(k, W_FAILED, &b);
+			buf_free(&b);
+			k->sh->stop = 1;
+		} else if (serr && !o->keep_going) {
+			k->sh->stop = 1;
+		}
+	}
 }
 
 /* Pack what the worker found for merge(). */
@@ -669,7 +688,7 @@ static void pack_results(struct worker *k, struct buf *b)
 			 r->max_steps_cut, r->pso_shared, r->sanity_checked,
 			 r->sanity_mismatches, explorer_snapshots(k->x),
 			 r->replayed, r->checkpoints, r->nondet_bounded,
-			 r->timeouts_pruned, r->threads_cut };
+			 r->timeouts_pruned, r->threads_cut, r->samples };
 
 	put(b, n, sizeof n);
 	put(b, r->nondet_unmodelled, sizeof r->nondet_unmodelled);
@@ -1276,7 +1295,7 @@ static void coord_poll(struct coord *c, int timeout)
 static void merge(struct coord *c, struct buf *b)
 {
 	struct results *r = c->res;
-	uint64_t n[15];
+	uint64_t n[16];
 	bool lead = false; /* this worker's errors[0] is the reported one */
 
 	get(b, n, sizeof n);
@@ -1297,6 +1316,7 @@ static void merge(struct coord *c, struct buf *b)
 	r->checkpoints += n[11];
 	r->timeouts_pruned += n[13];
 	r->threads_cut += n[14];
+	r->samples += n[15];
 	for (uint64_t i = get64(b); i > 0 && !b->bad; i--) {
 		struct outcome o = { 0 };
 		o.len = get64(b);

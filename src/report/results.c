@@ -300,8 +300,9 @@ int report_json(const struct results *r, FILE *f)
 	if (r->samples)
 		fprintf(f, "  \"pct_samples\": %lu,\n  \"found_by\": \"%s\",\n",
 			r->samples,
-			!r->nerrors ? "none" : r->found_by_sample ? "pct-sample"
-								  : "search");
+			!r->nerrors		 ? "none"
+			: r->errors[0].by_sample ? "pct-sample"
+						 : "search");
 	if (r->estimate > 0)
 		fprintf(f, "  \"estimate\": {\"executions\": %.0f, "
 			   "\"seconds\": %.3f, \"probes\": %u, "

@@ -24,6 +24,7 @@ struct error_rec {
 	uint64_t pc;
 	char location[256];
 	int preemptions;
+	bool by_sample;     /* found by a PCT sample beside the search */
 	char trace_file[512];
 	char *trace;        /* the rendered execution (report/trace.h),
 			     * malloc'd, owned by the results; may be NULL */
@@ -98,10 +99,9 @@ struct results {
 	 * time at the probes' pace */
 	double estimate, estimate_s, estimate_probe_s;
 	unsigned estimate_probes;
-	/* PCT samples run beside the search (explore.c, pct_sample), and
-	 * whether one of them found errors[0] */
+	/* PCT samples run beside the search (explore.c, pct_sample); which
+	 * error one of them found: error_rec.by_sample */
 	unsigned long samples;
-	bool found_by_sample;
 	/* --robustness: outcomes impossible under sc (pointers into
 	 * outcomes[]), NULL-terminated; robust_checked: it ran */
 	bool robust_checked;
