@@ -188,10 +188,10 @@ void bp_restored(struct tracer *t);
 /* FNV hash of thread th's used stack under registers r (await.c). */
 uint64_t await_stack_hash(struct tracer *t, const struct lthread *th,
 			  const struct user_regs_struct *r);
-/* Lift or re-insert every breakpoint that is not a hook, or a hook that
- * does not matter while one thread runs natively (bp_native_lifted). */
 /* native mode: lift stop point b when the lone thread hits it (and
- * remember it); put them all back when control starts again */
+ * remember it), unless it is a hook that matters while one thread runs
+ * natively (bp_native_lifted); put them all back when control starts
+ * again */
 int bp_native_hit(struct tracer *t, const struct bp *b);
 void bp_native_restore(struct tracer *t);
 
