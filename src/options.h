@@ -24,6 +24,8 @@ struct options {
 	bool keep_going, outcomes, robustness, sanity;
 	bool no_timeouts; /* timed waits time out only when nothing runs */
 	bool profile;     /* --profile: report/profile.c */
+	bool estimate;    /* --estimate: probes before the search */
+	bool no_samples;  /* --no-samples: no PCT samples beside dpor */
 	double fence_check; /* --fence-check: budget in s, 0 off, -1 default */
 	long max_timeouts; /* a thread's timeouts in a row explored (1) */
 	const char *json, *trace_out, *replay, *nondet_domain;

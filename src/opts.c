@@ -121,6 +121,14 @@ void opts_usage(void)
 	     "replay, analysis\n"
 	     "                              (stderr, JSON \"profile\"; "
 	     "docs/PERFORMANCE.md)\n"
+	     "  --no-samples                no PCT samples beside the dpor "
+	     "search (one per 8\n"
+	     "                              executions after the first 1000, "
+	     "per 4 after 10000)\n"
+	     "  --estimate                  before the search, estimate its "
+	     "executions and time\n"
+	     "                              (random probes, Knuth's estimator; "
+	     "JSON \"estimate\")\n"
 	     "  --robustness  --sanity\n"
 	     "  -v (verbose)  -h/--help  --version\n"
 	     "exit status: 0 no error, 1 error found, 2 usage error or the "
@@ -197,7 +205,7 @@ enum { O_MODEL = 256, O_STRATEGY, O_PREEMPT, O_MAXEXEC, O_TIMEOUT,
        O_ATOMIC_CALL, O_NO_ATOMIC_CALL, O_SYNC, O_FRAMES, O_GDB, O_CORE,
        O_DOT, O_SVG, O_SARIF, O_NO_TIMEOUTS, O_PROFILE, O_FENCE_CHECK, O_MAX_TIMEOUTS, O_PROPERTY,
        O_RACES, O_WITNESS, O_EXPECT_EXIT, O_EXPECT_STDOUT, O_EXPECT_FILE,
-       O_MPI };
+       O_MPI, O_ESTIMATE, O_NO_SAMPLES };
 
 static const struct option longopts[] = {
 	{ "model", required_argument, 0, O_MODEL },
@@ -209,6 +217,8 @@ static const struct option longopts[] = {
 	{ "keep-going", no_argument, 0, O_KEEP },
 	{ "no-timeouts", no_argument, 0, O_NO_TIMEOUTS },
 	{ "profile", no_argument, 0, O_PROFILE },
+	{ "estimate", no_argument, 0, O_ESTIMATE },
+	{ "no-samples", no_argument, 0, O_NO_SAMPLES },
 	{ "fence-check", required_argument, 0, O_FENCE_CHECK },
 	{ "max-timeouts", required_argument, 0, O_MAX_TIMEOUTS },
 	{ "outcomes", no_argument, 0, O_OUTCOMES },
@@ -359,6 +369,8 @@ static int set(struct options *o, int c, const char *arg, char *err,
 	case O_KEEP: o->keep_going = true; return 0;
 	case O_NO_TIMEOUTS: o->no_timeouts = true; return 0;
 	case O_PROFILE: o->profile = true; return 0;
+	case O_ESTIMATE: o->estimate = true; return 0;
+	case O_NO_SAMPLES: o->no_samples = true; return 0;
 	case O_FENCE_CHECK: {
 		char *end;
 		if (strcmp(arg, "off") == 0) {
@@ -452,6 +464,14 @@ int opts_parse(int argc, char **argv, struct options *o, char *err,
 		snprintf(err, (size_t)errsize, "--%s needs --replay FILE (the "
 			 "schedule to run to the failure)",
 			 o->gdb ? "gdb" : "core");
+		return -1;
+	}
+	if (o->estimate && (o->strategy == STRAT_RANDOM ||
+			    o->strategy == STRAT_PCT || o->strategy == STRAT_ICB ||
+			    o->replay)) {
+		snprintf(err, (size_t)errsize, "--estimate estimates a dpor, "
+			 "source, optimal or exhaustive search (random and pct "
+			 "run --max-executions, icb one tree per bound)");
 		return -1;
 	}
 	if (o->profile && o->jobs > 1) {

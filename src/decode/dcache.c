@@ -9,8 +9,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "clock.h"
 #include "decode/decode.h"
 
 #define CHUNK 512
@@ -130,14 +130,6 @@ static void slot_delete(struct dcache *dc, size_t i)
 	}
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static const struct dec_insn *miss(struct dcache *dc, uint64_t pc)
 {
 	uint8_t buf[16];
@@ -153,9 +145,9 @@ static const struct dec_insn *miss(struct dcache *dc, uint64_t pc)
 	node = node_alloc(dc);
 	if (!node)
 		return NULL;
-	t0 = now();
+	t0 = clock_s();
 	rc = dec_decode(buf, n, pc, &node->insn);
-	dc->st.decode_seconds += now() - t0;
+	dc->st.decode_seconds += clock_s() - t0;
 	if (rc) {
 		node->next_free = dc->free_nodes;
 		dc->free_nodes = node;

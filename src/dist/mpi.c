@@ -16,6 +16,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
+
 struct pending {
 	MPI_Request req;
 	void *p;
@@ -108,17 +110,9 @@ err:
 	return -1;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 int dist_recv(int ms, int *from, void **p, size_t *n)
 {
-	double end = now() + ms / 1e3;
+	double end = clock_s() + ms / 1e3;
 	MPI_Status st;
 	int flag = 0, count;
 
@@ -127,7 +121,7 @@ int dist_recv(int ms, int *from, void **p, size_t *n)
 		if (MPI_Iprobe(MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, &flag,
 			       &st) != MPI_SUCCESS)
 			return 0;
-		if (flag || now() >= end)
+		if (flag || clock_s() >= end)
 			break;
 		nanosleep(&(struct timespec){ 0, 100000 }, NULL);
 	}
@@ -149,7 +143,7 @@ int dist_recv(int ms, int *from, void **p, size_t *n)
 
 void dist_end(int status, bool lost)
 {
-	double end = now() + 5;
+	double end = clock_s() + 5;
 
 	if (!joined)
 		return;
@@ -158,7 +152,7 @@ void dist_end(int status, bool lost)
 		fflush(stderr);
 		MPI_Abort(MPI_COMM_WORLD, status);
 	}
-	while (npend && now() < end) {
+	while (npend && clock_s() < end) {
 		reap();
 		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
 	}

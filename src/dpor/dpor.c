@@ -1339,6 +1339,19 @@ double dpor_explored(const struct dpor *d)
 	return f;
 }
 
+double dpor_path_leaves(const struct dpor *d)
+{
+	double p = 1;
+
+	for (unsigned k = 0; k < d->n && d->nodes[k].executed; k++) {
+		const struct node *n = &d->nodes[k];
+		uint64_t cur = n->chosen >= 0 ? 1ull << n->chosen : 0;
+		p *= __builtin_popcountll(n->backtrack | n->done | cur) *
+		     (n->nvalues > 1 ? n->nvalues : 1);
+	}
+	return p;
+}
+
 unsigned dpor_length(const struct dpor *d)
 {
 	unsigned n = d->n;

@@ -147,6 +147,12 @@ void dpor_subtree_done(struct dpor *d, unsigned depth, int tid);
 /* Forget the tree (the set of events changed): start over. */
 void dpor_reset(struct dpor *d);
 
+/* The leaves of the tree, were every subtree of a node like the one of
+ * the current path: the product over its nodes of their branches (the
+ * threads to explore there, times the values of a value choice).  For
+ * --estimate (Knuth's estimator) after one execution of a new tree. */
+double dpor_path_leaves(const struct dpor *d);
+
 /* The number of points of the current execution replayed from the
  * previous one (its choices are fixed). */
 unsigned dpor_prefix(const struct dpor *d);

@@ -13,9 +13,9 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "dpor/dpor.h"
 #include "dpor/explore_int.h"
 #include "dpor/hooks.h"
@@ -88,15 +88,10 @@ struct explorer {
 	long bound;                    /* icb: the current bound */
 	bool bound_done;               /* every execution within it ran */
 	struct races *races;           /* --races: the monitor (races.h) */
+	bool probing;                  /* --estimate: random choices */
+	bool sampling;                 /* a PCT sample beside the search */
+	unsigned long stream;          /* its seeds' stream (a --jobs worker) */
 };
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static const char *signame(int sig, char *buf, size_t n)
 {
@@ -401,7 +396,10 @@ static struct error_rec *record_error(struct explorer *x,
 				      struct error_rec *e,
 				      const char *schedule)
 {
-	struct error_rec *o = results_keep_error(x->res, e);
+	struct error_rec *o;
+
+	e->by_sample = x->sampling;
+	o = results_keep_error(x->res, e);
 
 	if (!o)
 		return NULL;
@@ -835,13 +833,13 @@ static int strategy_pick(struct explorer *x, unsigned k, uint64_t enabled)
 {
 	int best = -1, n = __builtin_popcountll(enabled);
 
-	if (x->o->strategy == STRAT_RANDOM) {
+	if (x->o->strategy == STRAT_RANDOM || x->probing) {
 		int r = (int)(rnd(x) % (uint64_t)n);
 		for (uint64_t m = enabled; m; m &= m - 1)
 			if (r-- == 0)
 				return __builtin_ctzll(m);
 	}
-	if (x->o->strategy != STRAT_PCT)
+	if (x->o->strategy != STRAT_PCT && !x->sampling)
 		return -1;
 	for (int i = 0; i < x->nchange; i++)
 		if (x->change[i] == k && x->cur >= 0)
@@ -860,7 +858,8 @@ static int pick(struct explorer *x, unsigned k, uint64_t enabled)
 	int want = -1;
 
 	if (!x->replay.s && (x->o->strategy == STRAT_RANDOM ||
-			     x->o->strategy == STRAT_PCT))
+			     x->o->strategy == STRAT_PCT || x->probing ||
+			     x->sampling))
 		x->cur = strategy_pick(x, k, enabled);
 
 	if (x->replay.s) {
@@ -902,7 +901,8 @@ static int choose_value(struct explorer *x, unsigned k, int tid)
 	n = hooks_domain(x->o, &ti->pending, &vals);
 	if (!from_file && !hooks_domain_complete(x->o, &ti->pending))
 		x->res->nondet_bounded |= 1u << ti->pending.nondet;
-	if (x->o->strategy == STRAT_RANDOM || x->o->strategy == STRAT_PCT)
+	if (x->o->strategy == STRAT_RANDOM || x->o->strategy == STRAT_PCT ||
+	    x->sampling)
 		i = (int)(rnd(x) % n);
 	else
 		i = dpor_value(x->dpor, k, n);
@@ -1266,7 +1266,7 @@ static bool limit_reached(const struct explorer *x, double t0)
 			    x->res->assume_blocked >=
 		    o->max_executions)
 		return true;
-	return o->timeout > 0 && now() - t0 >= o->timeout;
+	return o->timeout > 0 && clock_s() - t0 >= o->timeout;
 }
 
 static void cover_note(struct explorer *x, bool complete, bool interrupted,
@@ -1305,6 +1305,14 @@ static void cover_note(struct explorer *x, bool complete, bool interrupted,
 			 "(a loop no await detection caught?): what they did "
 			 "next was NOT explored",
 			 r->max_steps_cut, r->executions, x->o->max_steps);
+	else if (r->nerrors && !interrupted && !x->o->keep_going &&
+		 r->errors[0].by_sample)
+		snprintf(r->note, sizeof r->note,
+			 "stopped at the first error, found by PCT sample %lu "
+			 "beside the search (after %lu executions of it): the "
+			 "rest was NOT explored (--keep-going explores it)",
+			 r->samples, r->executions + r->blocked_executions +
+					     r->assume_blocked);
 	else if (r->nerrors && !interrupted && !x->o->keep_going)
 		snprintf(r->note, sizeof r->note,
 			 "stopped at the first error, in execution %lu: the "
@@ -1341,7 +1349,7 @@ static void cover_note(struct explorer *x, bool complete, bool interrupted,
 static void progress(struct explorer *x, double t0, bool last)
 {
 	const struct results *r = x->res;
-	double t = now();
+	double t = clock_s();
 
 	if (!x->progress || (!last && t - x->last_progress < 0.25))
 		return;
@@ -1357,6 +1365,16 @@ static void progress(struct explorer *x, double t0, bool last)
 		dpor_length(x->dpor), r->nerrors, r->nerrors == 1 ? "" : "s");
 	if (x->bound >= 0)
 		fprintf(stderr, ", preemption bound %ld", x->bound);
+	/* --estimate: how far along the estimate (rough) */
+	if (r->estimate > 0 && x->o->strategy != STRAT_EXHAUSTIVE) {
+		double f = (double)r->executions / r->estimate;
+		double left = f > 0 && f < 1 ? (t - t0) * (1 - f) / f : 0;
+		fprintf(stderr, ", ~%.0f%% of the estimate", 100 * f);
+		if (left > 0)
+			fprintf(stderr, ", ~%.0f %s left",
+				left < 120 ? left : left / 60,
+				left < 120 ? "s" : "min");
+	}
 	/* where the branches of a node are known up front: what is left */
 	if ((x->o->strategy == STRAT_EXHAUSTIVE ||
 	     x->o->strategy == STRAT_ICB) && x->dpor) {
@@ -1384,7 +1402,7 @@ static bool same_error(const struct error_rec *a, const struct error_rec *b)
  * nested search with --timeout 0 would have none. */
 static double budget_left(const struct results *res, double t0)
 {
-	double left = res->fence.budget - (now() - t0);
+	double left = res->fence.budget - (clock_s() - t0);
 
 	return left > 0.001 ? left : 0.001;
 }
@@ -1405,7 +1423,7 @@ static bool sc_reaches(const struct options *o, struct results *res,
 	so.timeout = budget_left(res, t0);
 	explore(&so, &sr);
 	if (sr.nerrors && !same_error(&sr.errors[0], &res->errors[0]) &&
-	    now() - t0 < res->fence.budget) {
+	    clock_s() - t0 < res->fence.budget) {
 		results_free(&sr); /* another error: look at all of them */
 		so.keep_going = true;
 		so.timeout = budget_left(res, t0);
@@ -1515,7 +1533,7 @@ static void fence_check(struct explorer *x)
 	 * the check's searches run */
 	report_head(res, o->json && strcmp(o->json, "-") == 0 ? stderr
 							      : stdout);
-	double t0 = now();
+	double t0 = clock_s();
 
 	struct fence_rec *f = &res->fence;
 	f->ran = true;
@@ -1532,10 +1550,10 @@ static void fence_check(struct explorer *x)
 						    : f->budget;
 	if (!sc_reaches(o, res, t0) && !proc_interrupted()) {
 		add_fences(x, f, res); /* the suggestion, verified or not */
-		if (now() - t0 < f->budget)
+		if (clock_s() - t0 < f->budget)
 			verify_fences(x, f, t0);
 	}
-	f->seconds = now() - t0;
+	f->seconds = clock_s() - t0;
 	if (proc_interrupted())
 		snprintf(f->status, sizeof f->status, "interrupted");
 	else if (strcmp(f->sc, "possible") == 0)
@@ -1672,6 +1690,144 @@ void explorer_free(struct explorer *x)
 	}
 }
 
+/* ---- shallow bugs first: PCT samples beside the search ---- */
+
+#define SAMPLE_AFTER 1000 /* executions of the search before the first */
+#define SAMPLE_EVERY 8    /* then one sample per this many, */
+#define SAMPLE_LONG 10000 /* and after this many one per SAMPLE_EVERY_LONG */
+#define SAMPLE_EVERY_LONG 4
+
+/* Depth-first DPOR can spend its whole budget deep in one corner of the
+ * tree while a bug needs two or three preemptions near its root
+ * (SCTBench's reorder_N and wronglock: pct finds them in 1-4,000
+ * executions, dpor not in 300 s).  So after SAMPLE_AFTER executions the
+ * search runs one PCT execution (--strategy pct's, depth 3) every
+ * SAMPLE_EVERY (SAMPLE_EVERY_LONG once it is SAMPLE_LONG executions
+ * long: the longer the search, the likelier a shallow bug it missed),
+ * in a tree of its own: its error is the search's (kept
+ * with its schedule, replayable), its outcome counts, but it is not an
+ * execution of the search's count nor a class, and the search goes on
+ * where it was: complete means what it meant.  Seeded from --seed and
+ * the sample's number, so a run is repeatable.  Under --jobs each worker
+ * samples so, counting its own executions (explorer_sample);
+ * --no-samples turns it off. */
+static bool sample_due(const struct explorer *x, unsigned long n)
+{
+	enum strategy s = x->o->strategy;
+
+	return !x->o->no_samples && !x->o->replay &&
+	       (s == STRAT_DEFAULT || s == STRAT_SOURCE ||
+		s == STRAT_OPTIMAL) &&
+	       n + 1 >= SAMPLE_AFTER &&
+	       (n + 1) % (n + 1 >= SAMPLE_LONG ? SAMPLE_EVERY_LONG
+					       : SAMPLE_EVERY) == 0;
+}
+
+static enum exec_result pct_sample(struct explorer *x, bool *err)
+{
+	struct results *res = x->res;
+	struct dpor *search = x->dpor;
+	struct hashset hs = x->hs;
+	bool cps = x->use_cps;
+	unsigned long e = res->executions, b = res->blocked_executions,
+		      a = res->assume_blocked, n = res->samples;
+
+	x->dpor = dpor_new(true, -1);
+	if (!x->dpor) {
+		x->dpor = search;
+		return EXEC_FAILED;
+	}
+	x->hs = (struct hashset){ 0 };
+	x->use_cps = false;
+	x->sampling = true;
+	x->rng = x->o->seed + (n + 1) * 0x9e3779b97f4a7c15ull +
+		 x->stream * 0xd1b54a32d192ed03ull;
+	pct_begin(x);
+	enum exec_result r = run(x, n, err);
+	x->sampling = false;
+	dpor_free(x->dpor);
+	x->dpor = search;
+	hashset_free(&x->hs);
+	x->hs = hs;
+	x->use_cps = cps;
+	res->executions = e;
+	res->blocked_executions = b;
+	res->assume_blocked = a;
+	res->samples = n + 1;
+	return r;
+}
+
+enum exec_result explorer_sample(struct explorer *x, unsigned long n,
+				 unsigned long stream, bool *err)
+{
+	x->stream = stream;
+	return sample_due(x, n) ? pct_sample(x, err) : EXEC_DONE;
+}
+
+/* ---- --estimate ---- */
+
+#define EST_PROBES 200  /* probes at most, */
+#define EST_SECONDS 2.0 /* for this long at most (at least EST_MIN) */
+#define EST_MIN 3
+
+/* --estimate: Knuth's estimator of the search's size (D. E. Knuth,
+ * "Estimating the efficiency of backtrack programs", Math. Comp. 1975).
+ * A probe is the first execution of a new tree whose every choice is a
+ * random enabled thread; the races it shows give each node of its path
+ * its branches, and their product is the number of leaves were every
+ * subtree like the probe's (dpor_path_leaves).  The mean over the probes
+ * estimates the executions, their mean time (each from the start, no
+ * checkpoint) the time per execution.  Rough: later executions find
+ * races no probe shows, sleep sets cut branches.  The probes' outcomes,
+ * errors and classes are not the search's. */
+static void estimate(struct explorer *x, bool exhaustive)
+{
+	struct results *res = x->res, scratch = { 0 };
+	struct hashset hs = x->hs;
+	bool cps = x->use_cps, err;
+	double sum = 0, t = clock_s();
+	unsigned n = 0;
+
+	x->hs = (struct hashset){ 0 };
+	x->res = &scratch;
+	x->probing = true;
+	x->use_cps = false;
+	x->dpor = dpor_new(exhaustive, -1);
+	for (unsigned i = 0; x->dpor && n < EST_PROBES &&
+			     (n < EST_MIN || clock_s() - t < EST_SECONDS);
+	     i++) {
+		x->rng = x->o->seed + (i + 1) * 0xd1b54a32d192ed03ull;
+		enum exec_result r = run(x, i, &err);
+		if (r == EXEC_FAILED || r == EXEC_INTERRUPTED ||
+		    proc_interrupted())
+			break;
+		if (r != EXEC_RESTART) { /* else escapes learnt: again */
+			sum += dpor_path_leaves(x->dpor);
+			n++;
+		}
+		dpor_reset(x->dpor);
+	}
+	t = clock_s() - t;
+	dpor_free(x->dpor);
+	x->dpor = NULL;
+	results_free(&scratch);
+	hashset_free(&x->hs);
+	x->hs = hs;
+	x->res = res;
+	x->probing = false;
+	x->use_cps = cps;
+	if (!n)
+		return;
+	res->estimate = sum / n;
+	res->estimate_probes = n;
+	res->estimate_probe_s = t;
+	res->estimate_s = res->estimate * t / n;
+	fprintf(stderr, "x86smc: estimate: ~%.3g executions, ~%.3g s at the "
+			"probes' pace (%u probes in %.1f s; Knuth's estimator, "
+			"rough)\n",
+		res->estimate, res->estimate_s, n, t);
+}
+
 /* ---- the exploration ---- */
 
 int explore(const struct options *o, struct results *res)
@@ -1680,7 +1836,7 @@ int explore(const struct options *o, struct results *res)
 	struct schedule replay = { 0 };
 	bool complete = false, interrupted = false, failed = false, err;
 	bool lost = false;
-	double t0 = now();
+	double t0 = clock_s();
 	unsigned restarts = 0;
 
 	explorer_init(&x, o, res, -1);
@@ -1711,9 +1867,12 @@ int explore(const struct options *o, struct results *res)
 	long top = icb && o->preemptions < 0 ? 2 : o->preemptions;
 	x.bound = icb ? 0 : sample ? -1 : o->preemptions;
 	res->preemption_bound = x.bound;
+	if (o->estimate && !o->nested && dist_rank() == 0)
+		estimate(&x, exhaustive);
 	/* MPI: the ranks take the user's search; nested ones (the fence
 	 * check) stay on rank 0 */
 	if ((o->jobs > 1 || (dist_size() > 1 && !o->nested)) && !o->replay) {
+		explorer_stop(&x); /* the workers run their own tracers */
 		struct par_outcome po = { 0 };
 		parallel_explore(o, res, &x.hs, exhaustive, x.bound, top, &po);
 		complete = po.complete && !po.lost;
@@ -1765,6 +1924,16 @@ int explore(const struct options *o, struct results *res)
 		progress(&x, t0, false);
 		if (o->replay || (err && !o->keep_going))
 			break;
+		if (sample_due(&x, n)) {
+			r = pct_sample(&x, &err);
+			if (r == EXEC_FAILED || r == EXEC_INTERRUPTED) {
+				failed = r == EXEC_FAILED && !proc_interrupted();
+				interrupted = !failed;
+				break;
+			}
+			if (err && !o->keep_going)
+				break;
+		}
 		if (sample) {
 			dpor_reset(x.dpor);
 			if (!o->max_executions && n + 1 >= EXPLORE_RANDOM_EXECUTIONS)
@@ -1805,7 +1974,7 @@ done:
 	if (res->threads_cut) /* what they did after the limit is unknown */
 		complete = x.bound_done = false;
 	res->complete = complete;
-	res->elapsed_s = now() - t0;
+	res->elapsed_s = clock_s() - t0;
 	res->traces = x.hs.n;
 	cover_note(&x, complete, interrupted, restarts);
 	if (failed)

@@ -30,6 +30,12 @@ struct explorer *explorer_new(const struct options *o, struct results *res,
  * and pct); err: it ended in an error. */
 enum exec_result explorer_run(struct explorer *x, struct dpor *d,
 			      unsigned long index, bool *err);
+/* After n executions of the worker's share of the search: run a PCT
+ * sample beside it if one is due (explore.c, pct_sample; else
+ * EXEC_DONE, err untouched); stream: the worker's number (and MPI
+ * rank), so that no two workers draw the same samples. */
+enum exec_result explorer_sample(struct explorer *x, unsigned long n,
+				 unsigned long stream, bool *err);
 const char *explorer_why(const struct explorer *x);
 /* The escaped granules (EXEC_RESTART: the set grew). */
 struct escape_set *explorer_escapes(struct explorer *x);

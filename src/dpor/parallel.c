@@ -45,9 +45,9 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "dpor/dpor.h"
 #include "dpor/explore_int.h"
 #include "dist/dist.h"
@@ -657,6 +657,25 @@ static void execute(struct worker *k, struct task *t)
 		report(k, t);
 		t->state = T_NEXT;
 	}
+	/* shallow bugs first: this worker's PCT samples beside its share */
+	if (t && !k->sh->stop) {
+		const struct results *w = &k->res;
+		bool serr = false;
+		r = explorer_sample(k->x,
+				    w->executions + w->blocked_executions +
+					    w->assume_blocked - 1,
+				    (unsigned long)k->w * 4096 + k->sh->offset,
+				    &serr);
+		if (r == EXEC_FAILED && !proc_interrupted()) {
+			struct buf b = { 0 };
+			put_str(&b, explorer_why(k->x));
+			send_k(k, W_FAILED, &b);
+			buf_free(&b);
+			k->sh->stop = 1;
+		} else if (serr && !o->keep_going) {
+			k->sh->stop = 1;
+		}
+	}
 }
 
 /* Pack what the worker found for merge(). */
@@ -669,7 +688,7 @@ static void pack_results(struct worker *k, struct buf *b)
 			 r->max_steps_cut, r->pso_shared, r->sanity_checked,
 			 r->sanity_mismatches, explorer_snapshots(k->x),
 			 r->replayed, r->checkpoints, r->nondet_bounded,
-			 r->timeouts_pruned, r->threads_cut };
+			 r->timeouts_pruned, r->threads_cut, r->samples };
 
 	put(b, n, sizeof n);
 	put(b, r->nondet_unmodelled, sizeof r->nondet_unmodelled);
@@ -820,14 +839,6 @@ struct rank_state {
 static bool ranks_lost; /* a rank died in this job: abort at the end */
 static void ranks_start(struct coord *c, const struct options *wo);
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void to_worker(struct coord *c, int i, uint32_t type,
 		      const struct buf *pl)
 {
@@ -952,7 +963,7 @@ static bool all_idle(const struct coord *c)
 static void assign(struct coord *c)
 {
 	int want = 0, asked = 0;
-	double t = now();
+	double t = clock_s();
 
 	for (int i = 0; i < c->n; i++) {
 		struct wk *w = &c->w[i];
@@ -1036,7 +1047,7 @@ static void coord_msg(struct coord *c, int i, uint32_t type, struct buf *b)
 	if (type == W_ITEM) {
 		w->steal = false;
 		if (epoch != c->epoch || b->n == 4) {
-			w->dry = now() + 0.002;
+			w->dry = clock_s() + 0.002;
 			return;
 		}
 		enqueue(c, b);
@@ -1157,7 +1168,7 @@ static void rank_msg(struct coord *c, int from, struct buf *b)
 	uint32_t kind = get32(b), lw;
 	uint8_t f[2];
 
-	rs->heard = now();
+	rs->heard = clock_s();
 	if (kind == L_STATE) {
 		rs->started = get64(b);
 		get(b, f, 2);
@@ -1209,7 +1220,7 @@ static bool rank_busy(const struct coord *c, int r)
 static void ranks_sync(struct coord *c)
 {
 	uint64_t all = 0;
-	double t = now();
+	double t = clock_s();
 	bool budget = c->o->max_executions || c->sample;
 
 	for (int r = 1; r < c->nranks; r++)
@@ -1284,7 +1295,7 @@ static void coord_poll(struct coord *c, int timeout)
 static void merge(struct coord *c, struct buf *b)
 {
 	struct results *r = c->res;
-	uint64_t n[15];
+	uint64_t n[16];
 	bool lead = false; /* this worker's errors[0] is the reported one */
 
 	get(b, n, sizeof n);
@@ -1305,6 +1316,7 @@ static void merge(struct coord *c, struct buf *b)
 	r->checkpoints += n[11];
 	r->timeouts_pruned += n[13];
 	r->threads_cut += n[14];
+	r->samples += n[15];
 	for (uint64_t i = get64(b); i > 0 && !b->bad; i--) {
 		struct outcome o = { 0 };
 		o.len = get64(b);
@@ -1544,8 +1556,8 @@ collect:
 			break;
 		/* (mpirun kills what is left 1 s after its SIGTERM) */
 		if (deadline < 0 && (po->interrupted || proc_interrupted()))
-			deadline = now() + (c.nranks > 1 ? 0.3 : 3);
-		if (deadline >= 0 && now() > deadline) {
+			deadline = clock_s() + (c.nranks > 1 ? 0.3 : 3);
+		if (deadline >= 0 && clock_s() > deadline) {
 			for (int i = 0; i < c.n; i++)
 				if (!c.w[i].gone && !c.w[i].has_results) {
 					if (c.w[i].pid > 0)
@@ -1599,7 +1611,7 @@ static void ranks_start(struct coord *c, const struct options *wo)
 	put32(&b, L_START);
 	put(&b, (uint8_t[]){ (uint8_t)wo->model, wo->keep_going }, 2);
 	for (int r = 1; r < c->nranks; r++) {
-		c->ranks[r].heard = now();
+		c->ranks[r].heard = clock_s();
 		if (b.bad || dist_send(r, b.p, b.n) < 0)
 			for (int i = r * c->per; i < (r + 1) * c->per; i++)
 				worker_lost(c, &c->w[i], true);
@@ -1644,7 +1656,7 @@ static bool relay_recv(struct relay *y)
 		struct buf b = { .p = p, .n = n, .cap = n };
 		uint32_t kind = get32(&b), lw;
 		uint8_t f[2];
-		y->heard = now();
+		y->heard = clock_s();
 		if (kind == L_QUIT)
 			more = false;
 		if (kind == L_STATE) {
@@ -1670,7 +1682,7 @@ static void relay_state(struct relay *y)
 {
 	struct shared *sh = y->c.sh;
 	uint8_t f = (sh->stop != 0) | (sh->limit != 0) << 1;
-	double t = now();
+	double t = clock_s();
 	struct buf b = { 0 };
 
 	if (f == y->flags && t < y->told + RANK_BEAT &&
@@ -1737,19 +1749,19 @@ static bool relay_search(struct relay *y)
 		/* SIGTERM (mpirun ending the job), rank 0 gone: the workers
 		 * stop at once, and get 1 s */
 		if (proc_interrupted() || !more ||
-		    now() - y->heard > RANK_SILENCE) {
+		    clock_s() - y->heard > RANK_SILENCE) {
 			c->sh->stop = 1;
 			if (deadline < 0)
-				deadline = now() + 1;
+				deadline = clock_s() + 1;
 		}
-		if (deadline >= 0 && now() > deadline)
+		if (deadline >= 0 && clock_s() > deadline)
 			for (int i = 0; i < c->per; i++)
 				if (!c->w[i].gone) {
 					kill(c->w[i].pid, SIGKILL);
 					c->w[i].gone = true;
 				}
 	}
-	return more && !proc_interrupted() && now() - y->heard <= RANK_SILENCE;
+	return more && !proc_interrupted() && clock_s() - y->heard <= RANK_SILENCE;
 }
 
 /* Wait for L_START (true, with its options) or L_QUIT. */
@@ -1771,7 +1783,7 @@ static bool relay_wait(struct relay *y, struct options *wo)
 		if (kind == L_START) {
 			wo->model = (enum model)f[0];
 			wo->keep_going = f[1];
-			y->heard = now();
+			y->heard = clock_s();
 			return true;
 		}
 	}

@@ -7,6 +7,7 @@
  * the mean fork cost of this run. */
 #include "report/profile.h"
 
+#include "clock.h"
 #include "tracer/prof.h"
 
 static const struct {
@@ -32,7 +33,7 @@ static const struct {
 /* The parts up to now, with the current one's running time. */
 static void snapshot(uint64_t ns[PROF_NPARTS], uint64_t *total)
 {
-	uint64_t now = prof_now();
+	uint64_t now = clock_ns();
 
 	for (int i = 0; i < PROF_NPARTS; i++)
 		ns[i] = prof.ns[i];

@@ -297,6 +297,18 @@ int report_json(const struct results *r, FILE *f)
 	}
 	if (r->nondet_bounded)
 		fprintf(f, "  \"nondet_bounded\": true,\n");
+	if (r->samples)
+		fprintf(f, "  \"pct_samples\": %lu,\n  \"found_by\": \"%s\",\n",
+			r->samples,
+			!r->nerrors		 ? "none"
+			: r->errors[0].by_sample ? "pct-sample"
+						 : "search");
+	if (r->estimate > 0)
+		fprintf(f, "  \"estimate\": {\"executions\": %.0f, "
+			   "\"seconds\": %.3f, \"probes\": %u, "
+			   "\"probe_seconds\": %.3f},\n",
+			r->estimate, r->estimate_s, r->estimate_probes,
+			r->estimate_probe_s);
 	json_kv(f, "coverage", r->note, false);
 	fputs("}\n", f);
 	return ferror(f) ? -1 : 0;

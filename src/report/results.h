@@ -24,6 +24,7 @@ struct error_rec {
 	uint64_t pc;
 	char location[256];
 	int preemptions;
+	bool by_sample;     /* found by a PCT sample beside the search */
 	char trace_file[512];
 	char *trace;        /* the rendered execution (report/trace.h),
 			     * malloc'd, owned by the results; may be NULL */
@@ -93,6 +94,14 @@ struct results {
 	bool sanity;            /* --sanity ran: the two counts below */
 	uint64_t sanity_checked, sanity_mismatches;
 	char note[256];     /* what was covered, in words */
+	/* --estimate: the executions Knuth's estimator expects (0: not
+	 * run), from how many probes in how many seconds, and the search's
+	 * time at the probes' pace */
+	double estimate, estimate_s, estimate_probe_s;
+	unsigned estimate_probes;
+	/* PCT samples run beside the search (explore.c, pct_sample); which
+	 * error one of them found: error_rec.by_sample */
+	unsigned long samples;
 	/* --robustness: outcomes impossible under sc (pointers into
 	 * outcomes[]), NULL-terminated; robust_checked: it ran */
 	bool robust_checked;

@@ -10,7 +10,7 @@
  * (tr_exec_insn); or performs it itself (an event, emulate.h); or, for a
  * local instruction the walk saw past, restores the byte for the run to
  * the next stop point (tracer.c, run_local).  Regions lift the ones they
- * run into (tracer.c, run_region; region_hit: lifted up front later).
+ * run into (region.c, region_run; region_hit: lifted up front later).
  *
  * The decoder must see original bytes: bp_fetch() patches them back. */
 #include <stdlib.h>

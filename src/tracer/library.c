@@ -1,6 +1,6 @@
 /* library.c — library calls run as one step (RG_LIB) with abstract
  * accesses: the policy is in docs/LIBRARY.md, the table of functions in
- * src/dpor/hooks.c.  The call runs natively (run_region) from the hook on
+ * src/dpor/hooks.c.  The call runs natively (region_run) from the hook on
  * its entry to its return; what it really touches inside (malloc's arena,
  * stdio's FILE and buffer) is the library's business.  Its event says what
  * the program can observe of it:

@@ -1,28 +1,22 @@
-/* prof.c — --profile's clock and its measure of one ptrace stop. */
+/* prof.c — --profile's state and its measure of one ptrace stop (the
+ * clock: clock.h). */
 #include "tracer/prof.h"
 
 #include <errno.h>
 #include <signal.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
+
 struct prof prof;
-
-uint64_t prof_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 void prof_begin(void)
 {
 	prof.on = true;
 	prof.cur = PROF_OWN;
-	prof.start = prof.t = prof_now();
+	prof.start = prof.t = clock_ns();
 }
 
 #define CALIBRATION_STOPS 2000
@@ -44,12 +38,12 @@ double prof_stop_cost(void)
 	}
 	if (waitpid(pid, &ws, 0) != pid || !WIFSTOPPED(ws))
 		goto out;
-	t0 = prof_now();
+	t0 = clock_ns();
 	for (int i = 0; i < CALIBRATION_STOPS; i++)
 		if (ptrace(PTRACE_CONT, pid, 0, 0) < 0 ||
 		    waitpid(pid, &ws, 0) != pid || !WIFSTOPPED(ws))
 			goto out;
-	r = (double)(prof_now() - t0) / CALIBRATION_STOPS;
+	r = (double)(clock_ns() - t0) / CALIBRATION_STOPS;
 out:
 	kill(pid, SIGKILL);
 	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)

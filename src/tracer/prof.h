@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "clock.h"
+
 enum prof_part {
 	PROF_OWN,     /* x86smc's own work: decode, emulate, bookkeeping */
 	PROF_WAIT,    /* waitpid for a stop: the target runs, the stop */
@@ -36,7 +38,6 @@ struct prof {
 
 extern struct prof prof;
 
-uint64_t prof_now(void);
 void prof_begin(void);
 
 /* Make part current; returns what to give prof_leave (-1: nothing). */
@@ -44,7 +45,7 @@ static inline int prof_enter(enum prof_part part)
 {
 	if (!prof.on || prof.cur >= PROF_LAUNCH)
 		return -1;
-	uint64_t now = prof_now();
+	uint64_t now = clock_ns();
 	int prev = prof.cur;
 
 	prof.ns[prev] += now - prof.t;
@@ -58,7 +59,7 @@ static inline void prof_leave(int prev)
 {
 	if (prev < 0)
 		return;
-	uint64_t now = prof_now();
+	uint64_t now = clock_ns();
 
 	prof.ns[prof.cur] += now - prof.t;
 	prof.t = now;

@@ -101,6 +101,11 @@ static const struct sys_row table[] = {
 	[SYS_futex] = { .name = "futex", .kind = EV_FUTEX, .action = SA_EMULATE, .fn = sys_futex },
 	[SYS_rt_sigtimedwait] = { .name = "rt_sigtimedwait", .kind = EV_SYSCALL, .action = SA_EMULATE, .fn = sys_sigtimedwait },
 	[SYS_rt_sigprocmask] = { .name = "rt_sigprocmask", .kind = EV_SYSCALL, .action = SA_PASS, .local = true },
+	/* per-thread state the kernel keeps and no other thread changes:
+	 * every Rust thread sets an alternate signal stack and asks its
+	 * affinity (pthread_getattr_np) when it starts */
+	[SYS_sigaltstack] = { .name = "sigaltstack", .kind = EV_SYSCALL, .action = SA_PASS, .local = true },
+	[SYS_sched_getaffinity] = { .name = "sched_getaffinity", .kind = EV_SYSCALL, .action = SA_PASS, .local = true },
 	[SYS_mmap] = { .name = "mmap", .kind = EV_SYSCALL, .action = SA_PASS, .maps_change = true },
 	[SYS_munmap] = { .name = "munmap", .kind = EV_SYSCALL, .action = SA_PASS, .maps_change = true },
 	[SYS_mprotect] = { .name = "mprotect", .kind = EV_SYSCALL, .action = SA_PASS, .maps_change = true },

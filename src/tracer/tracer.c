@@ -1,4 +1,10 @@
-/* tracer.c — logical threads in one OS thread, advanced event by event.
+/* tracer.c — logical threads in one OS thread, advanced event by event:
+ * the tracer's life cycle (tracer_new, tracer_free), classifying the
+ * instruction at a thread's pc, advancing a thread to its next visible
+ * event, performing one event (tracer_step, exec_*), store-buffer
+ * flushes (tracer_flush).  Its helpers: threads.c (the logical threads,
+ * switching, timed waits), region.c (atomic regions of the thread life
+ * cycle), native.c (one live thread running natively).
  *
  * Invariants between calls:
  *  - the OS thread is stopped at an instruction boundary (a SIGTRAP stop:
@@ -10,7 +16,6 @@
  *  - every runnable thread either has its pending event computed
  *    (info.pending_known) or need_advance set.
  */
-#include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -140,82 +145,7 @@ void tr_end_unsupported(struct tracer *t, const char *fmt, ...)
 	va_end(ap);
 }
 
-struct lthread *tr_new_thread(struct tracer *t)
-{
-	struct lthread *th;
-
-	if (t->nthreads == TR_AUX_BASE)
-		return NULL;
-	th = &t->th[t->nthreads];
-	memset(th, 0, sizeof *th);
-	th->xstate = calloc(1, t->proc.xsize);
-	if (!th->xstate)
-		return NULL;
-	th->info.tid = t->nthreads;
-	th->info.os_tid = t->nthreads == 0 ? t->vpid : t->vpid + t->nthreads;
-	th->info.status = TS_RUNNABLE;
-	th->need_advance = true;
-	t->nthreads++;
-	/* a probe watches a lone thread: a second one ends it */
-	t->probe_events = 0;
-	t->probe_tail = false;
-	return th;
-}
-
-int tr_sync_regs(struct tracer *t)
-{
-	if (!t->regs_dirty)
-		return 0;
-	t->regs_dirty = false;
-	return proc_setregs(&t->proc, &t->th[t->cur].regs);
-}
-
-/* Make tid the thread in the OS thread: swap GPRs (fs_base included),
- * the XSTATE and the signal mask. */
-int tr_load(struct tracer *t, int tid)
-{
-	struct lthread *old = &t->th[t->cur], *new = &t->th[tid];
-
-	if (tid == t->cur)
-		return 0;
-	if (old->info.status != TS_EXITED &&
-	    proc_getxstate(&t->proc, old->xstate) < 0)
-		return -1;
-	new->regs.orig_rax = (unsigned long)-1;
-	if (proc_setregs(&t->proc, &new->regs) < 0 ||
-	    proc_setxstate(&t->proc, new->xstate) < 0)
-		return -1;
-	/* an exited thread's mask is stale: its exit path blocked every
-	 * signal without telling us */
-	if ((new->sigmask != old->sigmask || old->info.status == TS_EXITED) &&
-	    proc_setsigmask(&t->proc, new->sigmask) < 0)
-		return -1;
-	t->cur = tid;
-	t->regs_dirty = false;
-	t->st.switches++;
-	return 0;
-}
-
-/* A signal queued for the current thread and not blocked by its mask is
- * delivered when the thread next resumes. */
-int tr_deliverable_signal(struct tracer *t)
-{
-	struct lthread *th = &t->th[t->cur];
-	uint64_t ready;
-
-	if (!th->sigpending)
-		return 0;
-	if (t->native) /* rt_sigprocmask is not traced then */
-		proc_getsigmask(&t->proc, &th->sigmask);
-	ready = th->sigpending & ~th->sigmask;
-	if (!ready)
-		return 0;
-	int sig = __builtin_ctzll(ready) + 1;
-	th->sigpending &= ~(1ull << (sig - 1));
-	return sig;
-}
-
-static void end_signal(struct tracer *t, int sig, uint64_t fault)
+void tr_end_signal(struct tracer *t, int sig, uint64_t fault)
 {
 	struct lthread *th = &t->th[t->cur];
 
@@ -228,8 +158,6 @@ static void end_signal(struct tracer *t, int sig, uint64_t fault)
 	t->end.fault_addr = fault;
 }
 
-/* Dispatch a stop that ends or interrupts the execution.  Returns 1 when
- * the execution ended, 0 when the stop was absorbed. */
 /* A signal the kernel sent on a timer's expiry (alarm(), setitimer,
  * a POSIX timer): it says nothing about the instruction it stopped. */
 static bool timer_signal(int sig, const siginfo_t *si)
@@ -238,6 +166,8 @@ static bool timer_signal(int sig, const siginfo_t *si)
 	       si->si_code == SI_TIMER;
 }
 
+/* Dispatch a stop that ends or interrupts the execution.  Returns 1 when
+ * the execution ended, 0 when the stop was absorbed. */
 int tr_handle_stop_signal(struct tracer *t, const struct proc_stop *st)
 {
 	siginfo_t si;
@@ -251,7 +181,7 @@ int tr_handle_stop_signal(struct tracer *t, const struct proc_stop *st)
 		t->proc.pid = 0;
 		return 1;
 	case PROC_KILLED:
-		end_signal(t, st->sig, 0);
+		tr_end_signal(t, st->sig, 0);
 		t->proc.pid = 0;
 		return 1;
 	case PROC_SIGNAL:
@@ -268,7 +198,7 @@ int tr_handle_stop_signal(struct tracer *t, const struct proc_stop *st)
 					   n ? n : "?");
 			return 1;
 		}
-		end_signal(t, st->sig, (uint64_t)si.si_addr);
+		tr_end_signal(t, st->sig, (uint64_t)si.si_addr);
 		return 1;
 	case PROC_GONE:
 		tr_end_internal(t, "the target disappeared");
@@ -605,116 +535,6 @@ void tr_record_assert(struct tracer *t, struct lthread *th)
 		 fn, txt);
 }
 
-/* ---- atomic regions of the thread lifecycle (tracer.h) ---- */
-
-static int find_by_handle(struct tracer *t, uint64_t pd)
-{
-	/* pthread_t is glibc's struct pthread; its tid word (the
-	 * clear_child_tid address) lies in its first page */
-	for (int i = 0; i < t->nthreads; i++) {
-		uint64_t c = t->th[i].clear_child_tid;
-		if (c && c >= pd && c < pd + 4096)
-			return i;
-	}
-	return -1;
-}
-
-static void region_event(struct lthread *th, struct tr_event *ev,
-			 enum ev_kind k, enum tr_region rg)
-{
-	ev->kind = k;
-	ev->region = rg;
-	(void)th;
-}
-
-static void add_acc(struct tr_event *ev, uint64_t addr, uint64_t size,
-		    uint8_t rw)
-{
-	if (addr && ev->nacc < DEC_MAX_MEM)
-		ev->acc[ev->nacc++] = (struct dec_access){ addr, size, rw, 0 };
-}
-
-/* Where a region ends or begins at pc.  Returns 1 when pc starts a
- * region event (ev filled), 3 when the thread blocked (join of a live
- * thread), 0 otherwise. */
-static int region_at(struct tracer *t, struct lthread *th, struct bp *b,
-		     struct tr_event *ev)
-{
-	uint64_t pc = th->regs.rip, sp = th->regs.rsp;
-	int target;
-
-	if (th->region != RG_NONE)
-		return 0;
-	if (th->user_ret_pc && pc == th->user_ret_pc && sp == th->user_ret_sp) {
-		region_event(th, ev, EV_EXIT, RG_EXIT);
-		add_acc(ev, th->clear_child_tid, 4, DEC_WRITE);
-		return 1;
-	}
-	if (!b || !b->hook)
-		return 0;
-	if (b->hook != HOOK_ASSERT_FAIL &&
-	    proc_read(&t->proc, sp, &ev->caller, 8) != 8)
-		ev->caller = 0; /* for reports: where it was called */
-	if (lib_hook(b->hook)) {
-		lib_event(t, th, b->hook, ev);
-		return 1;
-	}
-	switch (b->hook) {
-	case HOOK_ATOMIC_BEGIN:
-	case HOOK_ATOMIC_CALL:
-		if (th->section != RG_NONE)
-			return 0; /* nested: part of the section */
-		/* its accesses are known once it has run (section.c) */
-		region_event(th, ev, EV_ATOMIC, b->hook == HOOK_ATOMIC_BEGIN
-							? RG_ATOMIC
-							: RG_CALL);
-		return 1;
-	case HOOK_PTHREAD_CREATE:
-		region_event(th, ev, EV_SPAWN, RG_CREATE);
-		add_acc(ev, th->regs.rdi, 8, DEC_WRITE);
-		return 1;
-	case HOOK_PTHREAD_EXIT:
-		region_event(th, ev, EV_EXIT, RG_EXIT);
-		add_acc(ev, th->clear_child_tid, 4, DEC_WRITE);
-		return 1;
-	case HOOK_PTHREAD_JOIN:
-		target = find_by_handle(t, th->regs.rdi);
-		if (target < 0 || target == th->info.tid)
-			return 0; /* not ours to model: run it as code */
-		if (t->th[target].info.status != TS_EXITED) {
-			join_block(t, th, target);
-			return 3;
-		}
-		region_event(th, ev, EV_JOIN, RG_JOIN);
-		add_acc(ev, t->th[target].clear_child_tid, 4, DEC_READ);
-		add_acc(ev, th->regs.rsi, 8, DEC_WRITE);
-		return 1;
-	default:
-		return 0;
-	}
-}
-
-/* Start the region of event ev, whose hook is at the thread's pc. */
-static int region_begin(struct tracer *t, struct lthread *th,
-			struct tr_event *ev)
-{
-	th->region = (enum tr_region)ev->region;
-	th->region_child = -1;
-	if (ev->region == RG_CREATE)
-		t->next_start_routine = th->regs.rdx;
-	if (ev->region == RG_LIB)
-		lib_begin(t, th, ev);
-	if (ev->region == RG_CREATE || ev->region == RG_JOIN ||
-	    ev->region == RG_LIB) {
-		if (proc_read(&t->proc, th->regs.rsp, &th->region_end_pc, 8) !=
-		    8)
-			return -1;
-		th->region_end_sp = th->regs.rsp + 8;
-		return bp_insert(t, th->region_end_pc, 0);
-	}
-	return 0;
-}
-
 /* Fill th's pending event if the instruction at its pc is visible.
  * Returns 1 (visible), 0 (local: execute and go on), 2 (something was
  * performed on the spot: look again), 3 (the thread blocked), -1
@@ -801,202 +621,6 @@ static int classify(struct tracer *t, struct lthread *th, struct tr_event *ev)
 	ev->kind = EV_MEM;
 	return 1;
 }
-
-/* Has the current thread reached the end of its region?  At the end of
- * RG_START (the start routine's entry), remember where the routine
- * returns to: reaching that is the thread's exit (RG_EXIT). */
-static bool region_done(struct tracer *t, struct lthread *th)
-{
-	uint64_t pc = th->regs.rip, sp = th->regs.rsp;
-
-	switch (th->region) {
-	case RG_START:
-		if (pc != th->start_routine)
-			return false;
-		if (proc_read(&t->proc, sp, &th->user_ret_pc, 8) == 8) {
-			th->user_ret_sp = sp + 8;
-			bp_insert(t, th->user_ret_pc, 0);
-		}
-		return true;
-	case RG_CREATE:
-	case RG_JOIN:
-		return pc == th->region_end_pc && sp == th->region_end_sp;
-	case RG_LIB:
-		if (pc != th->region_end_pc || sp != th->region_end_sp)
-			return false;
-		lib_returned(th);
-		return true;
-	default:
-		return false;
-	}
-}
-
-struct lifted {
-	uint64_t *addr;
-	size_t n, cap;
-};
-
-static void relift(struct tracer *t, struct lifted *l)
-{
-	static const uint8_t int3 = 0xcc;
-
-	if (t->proc.pid)
-		for (size_t i = 0; i < l->n; i++)
-			proc_write(&t->proc, l->addr[i], &int3, 1);
-	free(l->addr);
-}
-
-/* A breakpoint hit inside a region: lift it until the region ends. */
-static int lift(struct tracer *t, struct lifted *l, struct bp *b)
-{
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 64;
-		uint64_t *a = realloc(l->addr, cap * sizeof *a);
-		if (!a)
-			return -1;
-		l->addr = a;
-		l->cap = cap;
-	}
-	l->addr[l->n++] = b->addr;
-	return proc_write(&t->proc, b->addr, &b->orig, 1) == 1 ? 0 : -1;
-}
-
-static bool lifted_has(const struct lifted *l, uint64_t addr)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (l->addr[i] == addr)
-			return true;
-	return false;
-}
-
-/* Where the current region of th ends (its breakpoint must stay), or 0
- * (RG_EXIT ends with the thread). */
-static uint64_t region_end(const struct lthread *th)
-{
-	switch (th->region) {
-	case RG_START:
-		return th->start_routine;
-	case RG_CREATE:
-	case RG_JOIN:
-	case RG_LIB:
-		return th->region_end_pc;
-	default:
-		return 0;
-	}
-}
-
-/* Before a region runs: lift the breakpoints regions of its kind have
- * hit before (bp.region_hit: glibc's malloc hook inside pthread_create,
- * stop points in code the lifecycle shares with the program, ...), each
- * of which would cost a stop and then be lifted anyway.  Not the
- * region's end, nor a hook that acts inside regions.  (Of any kind, they
- * were 36 writes and 36 re-writes per execution of Nidhugg's dekker.) */
-static int prelift(struct tracer *t, struct lifted *l, struct lthread *th)
-{
-	uint64_t end = region_end(th);
-
-	if (t->native || t->no_emulate || getenv("X86SMC_NO_PRELIFT"))
-		return 0; /* native: plain breakpoints are lifted already */
-	for (size_t i = 0; i < t->nbps; i++) {
-		struct bp *b = &t->bps[i];
-		if ((b->region_hit >> th->region & 1) && !b->absent &&
-		    b->addr != end &&
-		    !vf_acting(b->hook) &&
-		    lift(t, l, b) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* The instruction at pc faulted with SIGILL: lift the breakpoints inside
- * its bytes (code that jumps over a lock prefix has one there).  Returns
- * how many were lifted. */
-static int lift_inside(struct tracer *t, struct lifted *l)
-{
-	struct lthread *th = &t->th[t->cur];
-	int n = 0;
-
-	if (proc_getregs(&t->proc, &th->regs) < 0)
-		return 0;
-	for (uint64_t a = th->regs.rip + 1; a < th->regs.rip + 16; a++) {
-		struct bp *b = bp_find(t, a);
-		if (b && lift(t, l, b) == 0)
-			n++;
-	}
-	return n;
-}
-
-/* Run the current thread through its atomic region (tracer.h): natively,
- * every breakpoint it hits lifted until the region is over; only the
- * seccomp filter (clone, futex, exit, output, ...) and the region's end
- * stop it.  Returns 0 (region over, or the thread exited or blocked), 1
- * (execution ended), -1. */
-static int run_region(struct tracer *t)
-{
-	struct lthread *th = &t->th[t->cur];
-	struct lifted l = { 0 };
-	struct proc_stop st;
-	int r = prelift(t, &l, th);
-
-	while (r == 0 && th->region != RG_NONE &&
-	       th->info.status == TS_RUNNABLE) {
-		if (region_done(t, th)) {
-			th->region = RG_NONE;
-			break;
-		}
-		struct bp *b = bp_find(t, th->regs.rip);
-		if (b && vf_acting(b->hook))
-			break; /* assume, error, nondet: classify() acts */
-		if (b && !lifted_has(&l, b->addr)) {
-			b->region_hit |= (uint16_t)(1u << th->region);
-			if (lift(t, &l, b) < 0) {
-				r = -1;
-				break;
-			}
-		}
-		t->nconts++;
-		if (tr_sync_regs(t) < 0 ||
-		    proc_cont(&t->proc, tr_deliverable_signal(t)) < 0 ||
-		    proc_wait(&t->proc, false, &st) < 0) {
-			r = -1;
-			break;
-		}
-		if (st.kind == PROC_SECCOMP) {
-			r = sys_at_seccomp(t);
-			if (r < 0 || t->end.kind != END_NONE)
-				break;
-			continue;
-		}
-		if (st.kind == PROC_SIGNAL && st.sig == SIGILL &&
-		    lift_inside(t, &l) > 0)
-			continue; /* "lock; int3": a breakpoint mid-instruction */
-		if (det_tsc_stop(t, &st))
-			continue;
-		if (st.kind != PROC_TRAP) {
-			r = tr_handle_stop_signal(t, &st);
-			break;
-		}
-		if (proc_getregs(&t->proc, &th->regs) < 0) {
-			r = -1;
-			break;
-		}
-		if (!bp_find(t, th->regs.rip - 1)) {
-			end_signal(t, SIGTRAP, 0);
-			r = 1;
-			break;
-		}
-		th->regs.rip--;
-		t->regs_dirty = true;
-	}
-	relift(t, &l);
-	/* rt_sigprocmask is not traced: the mask may have changed */
-	if (r == 0 && t->end.kind == END_NONE && th->info.status != TS_EXITED)
-		proc_getsigmask(&t->proc, &th->sigmask);
-	if (t->end.kind != END_NONE)
-		return 1;
-	return r < 0 ? -1 : 0;
-}
-
 /* Is pc an instruction after which an MFENCE is assumed? */
 static bool is_fence(const struct tracer *t, uint64_t pc)
 {
@@ -1029,13 +653,6 @@ static bool can_run_from(struct tracer *t, struct lthread *th)
 	       !(th->sigpending & ~th->sigmask) && dcache_get(t->dc, pc);
 }
 
-/* Run the current thread's local code from its pc up to the next stop
- * point.  A breakpoint at pc itself is lifted for the run and put back
- * at the stop: the walk went through pc again on every path that comes
- * back to it (it treats pc as no stop point), so each path meets another
- * breakpoint first; this saves the single step of the instruction
- * (issue 8).  Returns 0 (stopped: look again), 1 (the execution ended),
- * -1 (failure). */
 /* Local code that ran LOCAL_SECONDS without reaching a stop point: is
  * it a loop that can never end?  From where it is interrupted, it is
  * single-stepped up to LOCAL_STEPS instructions: if it comes back to the
@@ -1123,6 +740,13 @@ static int local_spin(struct tracer *t, struct lthread *th, uint64_t lo,
 	return proc_cont(&t->proc, 0) < 0 ? -1 : 0;
 }
 
+/* Run the current thread's local code from its pc up to the next stop
+ * point.  A breakpoint at pc itself is lifted for the run and put back
+ * at the stop: the walk went through pc again on every path that comes
+ * back to it (it treats pc as no stop point), so each path meets another
+ * breakpoint first; this saves the single step of the instruction
+ * (issue 8).  Returns 0 (stopped: look again), 1 (the execution ended),
+ * -1 (failure). */
 static int run_local(struct tracer *t, struct lthread *th)
 {
 	uint64_t pc = th->regs.rip, end = pc;
@@ -1168,7 +792,7 @@ static int run_local(struct tracer *t, struct lthread *th)
 		return -1;
 	if (!bp_find(t, th->regs.rip - 1)) {
 		/* the program's own int3 */
-		end_signal(t, SIGTRAP, 0);
+		tr_end_signal(t, SIGTRAP, 0);
 		return 1;
 	}
 	th->regs.rip--;
@@ -1176,8 +800,6 @@ static int run_local(struct tracer *t, struct lthread *th)
 	return 0;
 }
 
-/* Run the current thread's local code up to its next visible event.
- * Returns 0 (pending event set), 1 (execution ended), -1 (failure). */
 /* Thread th has stopped `quiet' times in a row without an event (stop
  * points whose accesses turned out private: its own thread descriptor,
  * say, as in a `for (;;) pthread_testcancel();' loop): if it comes back
@@ -1208,6 +830,8 @@ static bool quiet_spin(struct tracer *t, struct lthread *th, struct quiet *q)
 	return false;
 }
 
+/* Run the current thread's local code up to its next visible event.
+ * Returns 0 (pending event set), 1 (execution ended), -1 (failure). */
 static int advance(struct tracer *t)
 {
 	struct lthread *th = &t->th[t->cur];
@@ -1228,7 +852,7 @@ static int advance(struct tracer *t)
 	}
 	for (;;) {
 		if (th->region != RG_NONE) {
-			r = run_region(t);
+			r = region_run(t);
 			if (r != 0)
 				return r;
 			section_region_done(t, th);
@@ -1315,16 +939,6 @@ const struct tr_thread_info *tracer_thread(struct tracer *t, int tid)
 	if (t->end.kind == END_NONE && ensure_pending(t, tid) < 0)
 		tr_end_internal(t, "cannot compute a pending event");
 	return &t->th[tid].info;
-}
-
-int tracer_nthreads(const struct tracer *t)
-{
-	return t->nthreads;
-}
-
-enum tr_tstatus tracer_status(const struct tracer *t, int tid)
-{
-	return t->th[tid].info.status;
 }
 
 bool ev_needs_drain(const struct tr_event *ev)
@@ -1581,7 +1195,7 @@ static int perform(struct tracer *t, struct lthread *th,
 {
 	if (ev->kind == EV_ATOMIC)
 		return section_begin(t, th, ev);
-	if (ev->region) /* run_region() lifts the hook: no step */
+	if (ev->region) /* region_run() lifts the hook: no step */
 		return region_begin(t, th, ev);
 	if (ev->sysno >= 0)
 		return sys_perform(t, th, ev);
@@ -1592,7 +1206,7 @@ static int perform(struct tracer *t, struct lthread *th,
 	if (ev->kind == EV_END && ev->sysno < 0) { /* at a hook */
 		if (ev->value == END_BY_ASSERT) {
 			tr_record_assert(t, th);
-			end_signal(t, SIGABRT, 0);
+			tr_end_signal(t, SIGABRT, 0);
 		} else {
 			vf_error_call(t, th);
 		}
@@ -1713,86 +1327,6 @@ void tracer_allow_native(struct tracer *t, bool ok)
 	t->native_ok = ok;
 }
 
-/* th's timed wait ends with ETIMEDOUT now. */
-static void time_out(struct tracer *t, struct lthread *th)
-{
-	det_clock_reach(t, th->wait_deadline);
-	if (th->info.wait >= TW_MUTEX) {
-		sync_timeout(th);
-		return;
-	}
-	th->info.status = TS_RUNNABLE;
-	/* sigtimedwait says EAGAIN when its time is up */
-	th->regs.rax = (uint64_t)(th->info.wait == TW_SIGWAIT ? -EAGAIN
-							      : -ETIMEDOUT);
-	th->info.wait = TW_NONE;
-	if (th == &t->th[t->cur])
-		t->regs_dirty = true;
-	th->need_advance = true;
-	th->info.pending_known = false;
-}
-
-int tracer_timeout_one(struct tracer *t)
-{
-	struct lthread *best = NULL;
-
-	/* the earliest deadline first (an unknown one, 0, is earliest),
-	 * then the oldest wait */
-	for (int i = 0; i < t->nthreads; i++) {
-		struct lthread *th = &t->th[i];
-		if (th->info.status != TS_BLOCKED || !th->info.timed)
-			continue;
-		if (!best || th->wait_deadline < best->wait_deadline ||
-		    (th->wait_deadline == best->wait_deadline &&
-		     th->wait_seq < best->wait_seq))
-			best = th;
-	}
-	if (!best)
-		return -1;
-	time_out(t, best);
-	return 0;
-}
-
-int tracer_timeout(struct tracer *t, int tid, struct tr_event *done)
-{
-	struct lthread *th = &t->th[tid];
-
-	if (tid < 0 || tid >= t->nthreads || th->info.status != TS_BLOCKED ||
-	    !th->info.timed)
-		return 1;
-	memset(done, 0, sizeof *done);
-	done->tid = tid;
-	done->kind = EV_TIMEOUT;
-	done->pc = th->info.wait_pc;
-	done->sysno = -1;
-	done->nacc = 1;
-	done->acc[0] = (struct dec_access){ th->info.wait_addr, 4,
-					    DEC_READ | DEC_WRITE,
-					    DEC_MEM_EXPLICIT };
-	time_out(t, th);
-	t->steps++;
-	t->st.events++;
-	return 0;
-}
-
-void tracer_set_deadlock(struct tracer *t)
-{
-	if (t->end.kind != END_NONE)
-		return;
-	t->end.kind = END_DEADLOCK;
-	for (int i = 0; i < t->nthreads; i++)
-		if (t->th[i].info.status == TS_BLOCKED &&
-		    t->th[i].info.wait == TW_AWAIT)
-			t->end.kind = END_LIVELOCK;
-	/* a thread stopped by a failed __VERIFIER_assume: not a deadlock,
-	 * an infeasible execution */
-	for (int i = 0; i < t->nthreads; i++)
-		if (t->th[i].info.status == TS_BLOCKED &&
-		    t->th[i].info.wait == TW_ASSUME)
-			t->end.kind = END_ASSUME;
-	t->end.tid = -1;
-}
-
 const struct tr_end *tracer_end(const struct tracer *t)
 {
 	return &t->end;
@@ -1865,23 +1399,6 @@ size_t tracer_insn(struct tracer *t, uint64_t pc, uint8_t *buf, size_t n)
 		return 0;
 	memcpy(buf, in->bytes, in->len);
 	return in->len;
-}
-
-int tracer_mem_owner(const struct tracer *t, uint64_t addr, bool *tls)
-{
-	for (int i = 0; i < t->nthreads; i++) {
-		const struct lthread *th = &t->th[i];
-		bool in_stack = addr >= th->stack_lo && addr < th->stack_hi;
-		bool in_tls = addr >= th->tls_lo && addr < th->tls_hi;
-		if (!in_stack && !in_tls)
-			continue;
-		/* a thread's TLS and descriptor share the mapping of its
-		 * stack: they lie above where its start routine returns */
-		*tls = in_tls && (!in_stack || (th->user_ret_sp &&
-						addr >= th->user_ret_sp));
-		return i;
-	}
-	return -1;
 }
 
 static int cmp_u64(const void *a, const void *b)

@@ -61,7 +61,7 @@ struct bp {
 	uint8_t hook; /* enum tr_hook, 0 for a plain stop point */
 	uint16_t region_hit; /* regions (1 << enum tr_region) that ran into
 			      * it: lifted before such a region runs
-			      * (tracer.c, prelift()) */
+			      * (region.c, prelift()) */
 	bool unsure;     /* the snapshot or a checkpoint did not take its
 			  * int3 (code mapped after it): a restored copy
 			  * may lack it (bp_restored) */
@@ -135,13 +135,29 @@ struct tracer {
 	void *cfa_ctx;
 };
 
-/* tracer.c */
-int tr_load(struct tracer *t, int tid);
+/* threads.c — logical threads: a new one; the registers of the current
+ * one written back; switching to thread tid; its next deliverable
+ * queued signal (0: none). */
+struct lthread *tr_new_thread(struct tracer *t);
 int tr_sync_regs(struct tracer *t);
+int tr_load(struct tracer *t, int tid);
+int tr_deliverable_signal(struct tracer *t);
+
+/* region.c — atomic regions (tracer.h): region_at, the region event
+ * starting at th's pc (1), th blocked (3), or none (0); region_begin
+ * starts ev's region; region_run runs the current thread through it. */
+int region_at(struct tracer *t, struct lthread *th, struct bp *b,
+	      struct tr_event *ev);
+int region_begin(struct tracer *t, struct lthread *th, struct tr_event *ev);
+int region_run(struct tracer *t);
+
+/* tracer.c */
 void tr_dec_regs(const struct user_regs_struct *r, struct dec_regs *d);
 void tr_end_internal(struct tracer *t, const char *what);
 void tr_end_unsupported(struct tracer *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The execution ends by signal sig (fault: the faulting address). */
+void tr_end_signal(struct tracer *t, int sig, uint64_t fault);
 int tr_exec_insn(struct tracer *t);
 /* The buffer (slot) a store of the current thread to [addr, addr+size)
  * goes to (struct tso_mem's tag); < 0: none (the execution ended). */
@@ -160,7 +176,6 @@ int tr_emulate(struct tracer *t, struct lthread *th, struct tr_event *ev,
  * a stop point the walk could not see past (a loop back to it). */
 int tr_emulate_local(struct tracer *t, struct lthread *th);
 int tr_handle_stop_signal(struct tracer *t, const struct proc_stop *st);
-struct lthread *tr_new_thread(struct tracer *t);
 
 /* bp.c — persistent int3 breakpoints (see the comment in bp.c) */
 struct bp *bp_find(struct tracer *t, uint64_t addr);
@@ -173,10 +188,10 @@ void bp_restored(struct tracer *t);
 /* FNV hash of thread th's used stack under registers r (await.c). */
 uint64_t await_stack_hash(struct tracer *t, const struct lthread *th,
 			  const struct user_regs_struct *r);
-/* Lift or re-insert every breakpoint that is not a hook, or a hook that
- * does not matter while one thread runs natively (bp_native_lifted). */
 /* native mode: lift stop point b when the lone thread hits it (and
- * remember it); put them all back when control starts again */
+ * remember it), unless it is a hook that matters while one thread runs
+ * natively (bp_native_lifted); put them all back when control starts
+ * again */
 int bp_native_hit(struct tracer *t, const struct bp *b);
 void bp_native_restore(struct tracer *t);
 
@@ -314,15 +329,6 @@ uint64_t futex_take_woken(struct tracer *t);
 /* A signal arrives for th blocked in a futex wait: it returns EINTR (a
  * spurious wake-up, which every futex user must handle) so that the
  * handler runs. */
-/* tracer.c and native.c, one to the other */
-int tr_deliverable_signal(struct tracer *t);
-int tr_rewind_syscall(struct tracer *t);
-void tr_record_assert(struct tracer *t, struct lthread *th);
-void tr_drain_all(struct tracer *t);
-int tr_run_free(struct tracer *t);
-int tr_live_threads(const struct tracer *t);
-void tr_enter_native(struct tracer *t);
-
 void futex_interrupt(struct tracer *t, struct lthread *th);
 /* A blocked thread goes on: its syscall returns result. */
 void futex_resume(struct tracer *t, struct lthread *th, long result);
@@ -332,5 +338,13 @@ void futex_block(struct tracer *t, struct lthread *th, enum tr_wait w,
 void join_block(struct tracer *t, struct lthread *th, int target);
 /* Make every thread joining th runnable (th exits). */
 void join_wake(struct tracer *t, struct lthread *th);
+
+/* tracer.c and native.c, one to the other */
+int tr_rewind_syscall(struct tracer *t);
+void tr_record_assert(struct tracer *t, struct lthread *th);
+void tr_drain_all(struct tracer *t);
+int tr_run_free(struct tracer *t);
+int tr_live_threads(const struct tracer *t);
+void tr_enter_native(struct tracer *t);
 
 #endif

@@ -305,7 +305,9 @@ class Bench:
         cmd = ['taskset', '-c', str(a.cpu), self.x86, '--model', model,
                '--json', j, '--timeout', str(a.timeout)]
         if keep_going:
-            cmd.append('--keep-going')
+            # a full exploration against the peers': the search alone, not
+            # the PCT samples the default runs beside it (docs/EXPLORATION.md)
+            cmd += ['--keep-going', '--no-samples']
         rc, _, secs, hang, cpu = run_cmd(cmd + [binary], a.timeout + 30)
         try:
             with open(j) as f:

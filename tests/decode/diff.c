@@ -36,11 +36,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <capstone/capstone.h>
 
+#include "clock.h"
 #include "decode/decode.h"
 
 #define MAX_EXAMPLES 4
@@ -159,14 +159,6 @@ struct diff {
 static int8_t cs_gpr[X86_REG_ENDING];
 static bool cs_is32[X86_REG_ENDING];
 static bool cs_vec[X86_REG_ENDING];
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* ------------------------------------------------------------------ */
 /* Capstone side: registers and the independent class table.          */
@@ -1008,15 +1000,15 @@ static void sweep(struct diff *d, const struct section *s)
 		const uint8_t *p = s->bytes + off;
 		size_t n = s->size - off;
 		uint64_t pc = s->addr + off;
-		double t0 = now();
+		double t0 = clock_s();
 		bool zok = dec_decode(p, n, pc, &di) == 0;
-		double t1 = now();
+		double t1 = clock_s();
 		const uint8_t *cp = p;
 		size_t cn = n;
 		uint64_t ca = pc;
 		bool cok = cs_disasm_iter(d->cs, &cp, &cn, &ca, d->ci);
 		d->zydis_s += t1 - t0;
-		d->capstone_s += now() - t1;
+		d->capstone_s += clock_s() - t1;
 
 		d->code = p;
 		d->di = zok ? &di : NULL;
@@ -1112,15 +1104,15 @@ static int cache_pass(struct diff *d)
 
 	if (!dc)
 		return -1;
-	t0 = now();
+	t0 = clock_s();
 	for (i = 0; i < d->npcs && dcache_get(dc, d->pcs[i]); i++)
 		;
-	t1 = now();
+	t1 = clock_s();
 	dcache_stats(dc, &s1);
 	for (size_t j = 0; i == d->npcs && j < d->npcs; j++)
 		if (!dcache_get(dc, d->pcs[j]))
 			i = 0;
-	t2 = now();
+	t2 = clock_s();
 	if (i != d->npcs) {
 		dcache_free(dc);
 		return -1;
@@ -1195,7 +1187,7 @@ int main(int argc, char **argv)
 {
 	struct diff d = { 0 };
 	const char **objs;
-	double t0 = now();
+	double t0 = clock_s();
 
 	d.nobjs = (int)(sizeof(default_objects) / sizeof(*default_objects)) +
 		  argc - 1;
@@ -1229,7 +1221,7 @@ int main(int argc, char **argv)
 		}
 	for (int i = 0; i < d.nsec; i++)
 		sweep(&d, &d.sec[i]);
-	summary(&d, now() - t0);
+	summary(&d, clock_s() - t0);
 	if (cache_pass(&d)) {
 		fprintf(stderr, "decode-diff: dcache pass failed\n");
 		d.nunexplained++;

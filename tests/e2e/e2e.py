@@ -290,10 +290,11 @@ class Log:
 def run_native(sample, opt, log):
     cmd = [sample.binary(opt)] + sample.args
     log.write("native command", shlex.join(cmd))
+    limit = run_limit()
     try:
-        rc, out, err = run_to_files(cmd, CFG.timeout)
+        rc, out, err = run_to_files(cmd, limit)
     except subprocess.TimeoutExpired:
-        return None, "native run timed out after %d s" % CFG.timeout
+        return None, "native run timed out after %d s" % limit
     log.write("native status", status_name(rc))
     log.write("native stdout", out)
     log.write("native stderr", err)
@@ -328,13 +329,15 @@ class Run:
         self.cmd = [CFG.x86smc, "--model", model, "--json", self.json_path] \
             + opts + [binary] + args
         self.log = log
+        self.limit = CFG.timeout
 
     def run(self):
-        cmd = ["timeout", "-k", "5", str(CFG.timeout)] + self.cmd
+        self.limit = run_limit()
+        cmd = ["timeout", "-k", "5", str(self.limit)] + self.cmd
         self.log.write("command", shlex.join(cmd))
         t0 = time.time()
         try:  # `timeout` ends it; the second limit is a backstop
-            rc, out, err = run_to_files(cmd, CFG.timeout + 15)
+            rc, out, err = run_to_files(cmd, self.limit + 15)
         except subprocess.TimeoutExpired:
             rc, out, err = 124, b"", b"(killed by the e2e driver)"
         self.finish(rc, out, err, time.time() - t0)
@@ -371,7 +374,7 @@ class Run:
     def problem(self, model):
         """Why this run's result is unusable (crash, timeout, bad JSON), or None."""
         if self.timed_out:
-            return "timed out after %d s" % CFG.timeout
+            return "timed out after %d s" % self.limit
         if self.rc < 0 or self.rc > 3:
             return "x86smc ended with %s" % status_name(self.rc)
         if self.json_problem:
@@ -392,6 +395,15 @@ def patience(seconds):
     except OSError:
         load = 1.0
     return seconds * min(max(1.0, load), 6.0)
+
+
+def run_limit():
+    """The time one x86smc (or native) run may take: E2E_TIMEOUT (60 s),
+    stretched by the load like patience().  It only catches hangs; the
+    verdicts do not depend on it, and beside two CPU hogs a search of
+    240 OpenMP executions took over 60 s (issue 15: make check must pass
+    on a loaded machine)."""
+    return int(patience(CFG.timeout))
 
 
 def summary_problem(j, model):
@@ -594,6 +606,49 @@ class ReplayCase(Case):
         absent = [w for w in self.words if w not in msg]
         if absent:
             return "FAIL", "message %r lacks %r" % (msg, absent)
+        return "PASS", None
+
+
+class SampledCase(Case):
+    """The PCT samples beside the dpor search (explore.c, pct_sample): on
+    samples/reorder_deep, a bug depth-first dpor does not reach in 30,000
+    executions, a sample finds it after the first 1,000 executions of the
+    search (JSON found_by "pct-sample", pct_samples > 0, the coverage note
+    says so), and --replay of its --trace-out schedule reports the same
+    error."""
+
+    def __init__(self, sample, model):
+        super().__init__("sampled/%s-O0/%s" % (sample.name, model))
+        self.s, self.model = sample, model
+
+    def run(self, log):
+        binary = self.s.binary("O0")
+        missing = self.require(binary)
+        if missing:
+            return "FAIL", missing
+        trace = os.path.join(CFG.tmp, "sampled.sched")
+        if os.path.exists(trace):
+            os.unlink(trace)
+        first = Run(self.model, self.s.opts + ["--trace-out", trace], binary,
+                    self.s.args, log).run()
+        why = first.problem(self.model)
+        if why or first.rc != 1:
+            return "FAIL", why or "no error found (x86smc %s)" % status_name(first.rc)
+        j = first.json
+        if j.get("found_by") != "pct-sample" or not j.get("pct_samples"):
+            return "FAIL", "found_by %r, pct_samples %r: want a PCT sample" % (
+                j.get("found_by"), j.get("pct_samples"))
+        if j["executions"] < 1000 or "PCT sample" not in j.get("coverage", ""):
+            return "FAIL", "executions %d, coverage %r" % (j["executions"], j.get("coverage"))
+        again = Run(self.model, ["--replay", trace], binary, self.s.args, log,
+                    json_name="replay.json").run()
+        why = again.problem(self.model)
+        if why or again.rc != 1:
+            return "FAIL", "replay: " + (why or "x86smc %s" % status_name(again.rc))
+        a, b = j["errors"][0], again.json["errors"][0]
+        if (a["kind"], a.get("location")) != (b["kind"], b.get("location")):
+            return "FAIL", "replay reports %s at %s, the search %s at %s" % (
+                b["kind"], b.get("location"), a["kind"], a.get("location"))
         return "PASS", None
 
 
@@ -1335,7 +1390,12 @@ class GoldenCase(Case):
         sched = os.path.join(CFG.tmp, "golden.sched")
         if os.path.exists(sched):
             os.unlink(sched)
-        first = Run(self.model, ["--trace-out", sched], binary, self.s.args, log).run()
+        # a budget the check always finishes in: the default (a quarter
+        # of the search, at least 0.5 s) ran out beside two CPU hogs and
+        # under make debug, and the report said "not verified within
+        # 0.5 s" instead of the golden text (FenceCase tests the budget)
+        first = Run(self.model, ["--trace-out", sched, "--fence-check", "60"],
+                    binary, self.s.args, log).run()
         why = first.problem(self.model)
         if why or first.rc != 1:
             return "FAIL", why or "no error found (x86smc %s)" % status_name(first.rc)
@@ -1800,6 +1860,49 @@ class InterruptCase(Case):
         return "PASS", None
 
 
+class EstimateCase(Case):
+    """--estimate (Knuth's estimator over random probes, docs/TRACES.md):
+    the JSON key "estimate" with at least 3 probes; the search after it
+    is the same as without (executions, outcomes, hb classes); where every
+    path of the tree branches alike the estimate is exact (exact=True),
+    else within a factor 4 of the executions (the estimator's quality on
+    these samples, so a regression of it shows)."""
+
+    def __init__(self, sample, model, exact):
+        super().__init__("estimate/%s-O0/%s" % (sample.name, model))
+        self.s, self.model, self.exact = sample, model, exact
+
+    def run(self, log):
+        binary = self.s.binary("O0")
+        missing = self.require(binary)
+        if missing:
+            return "FAIL", missing
+        plain = Run(self.model, [], binary, self.s.args, log).run()
+        why = plain.problem(self.model)
+        if why:
+            return "FAIL", why
+        r = Run(self.model, ["--estimate"], binary, self.s.args, log,
+                json_name="estimate.json").run()
+        why = r.problem(self.model)
+        if why:
+            return "FAIL", why
+        est = r.json.get("estimate")
+        if not est or est.get("probes", 0) < 3 or est.get("executions", 0) <= 0:
+            return "FAIL", "no estimate of at least 3 probes in the JSON: %r" % (est,)
+        for k in ("executions", "complete", "hb_classes"):
+            if r.json[k] != plain.json[k]:
+                return "FAIL", "%s %r with --estimate, %r without" % (
+                    k, r.json[k], plain.json[k])
+        if outcome_set(r.json) != outcome_set(plain.json):
+            return "FAIL", "the outcomes differ with --estimate"
+        n, e = plain.json["executions"], est["executions"]
+        if self.exact and round(e) != n:
+            return "FAIL", "estimate %.2f, the search %d executions (want equal)" % (e, n)
+        if not self.exact and not n / 4 <= e <= 4 * n:
+            return "FAIL", "estimate %.2f, the search %d executions (want within 4x)" % (e, n)
+        return "PASS", None
+
+
 class ProbeCase(Case):
     """A lone thread running natively is probed (stopped and watched under
     control for a while) after a period of wall-clock time: on a loaded
@@ -1924,7 +2027,7 @@ class BadInputCase(Case):
             + self.args
         r.run()
         if r.timed_out:
-            return "FAIL", "timed out after %d s" % CFG.timeout
+            return "FAIL", "timed out after %d s" % r.limit
         if r.rc != self.status:
             return "FAIL", "x86smc %s, want exit %d: %s" % (
                 status_name(r.rc), self.status, r.err.strip()[:120])
@@ -2054,6 +2157,8 @@ def build_cases(samples, pending, baseline):
         for f in sorted(os.listdir(litmus_dir)):
             name, model = f.rsplit(".", 1)
             cases += [LitmusCase(name, model, "O0"), LitmusCase(name, model, "O2")]
+    if "reorder_deep" in samples:
+        cases.append(SampledCase(samples["reorder_deep"], "sc"))
     for name in ("assert_thread", "crash_thread", "exit_code"):
         if name in samples:
             cases += [RoundTripCase(samples[name], "O0"),
@@ -2086,6 +2191,11 @@ def build_cases(samples, pending, baseline):
     if "determinism" in samples:
         cases += [DeterminismCase(samples["determinism"], o, m)
                   for o, m in (("O0", "sc"), ("O2", "tso"))]
+    for name, model, exact in (("disjoint", "sc", True), ("condvar_ok", "sc", True),
+                               ("barrier_ok", "tso", True), ("fib_rf2", "sc", False),
+                               ("seqlock", "tso", False), ("szymanski", "sc", False)):
+        if name in samples:
+            cases.append(EstimateCase(samples[name], model, exact))
     if "long_main" in samples:
         cases += [ProbeCase(samples["long_main"], o, m)
                   for o, m in (("O0", "sc"), ("O2", "tso"), ("O0", "pso"))]
