@@ -486,10 +486,12 @@ def parse(log, j, rc, wall):
             r['secs'] = d.get('elapsed_s')
             r['execs'] = d.get('executions', 0) + d.get('blocked_executions',
                                                         0)
+            r['samples'] = d.get('pct_samples', 0)
             if d.get('errors'):
                 e = d['errors'][0]
                 r['found'] = True
                 r['kind'] = e.get('kind', '')
+                r['found_by'] = d.get('found_by', '')
                 r['msg'] = e.get('message', '')[:160]
             r['coverage'] = d.get('coverage', '') or ''
     m = re.search(r'in execution (\d+)', log)
@@ -594,8 +596,10 @@ def cell(r):
     if r.get('spurious'):
         return 'no (a spurious %s)' % r['kind']
     if r['found']:
-        return '**%s** in %s exec, %.1f s' % (r['kind'], r['execs'],
-                                               r['secs'] or 0)
+        by = (' + pct sample %s' % r['samples']
+              if r.get('found_by') == 'pct-sample' else '')
+        return '**%s** in %s exec%s, %.1f s' % (r['kind'], r['execs'], by,
+                                                 r['secs'] or 0)
     if r['rc'] == 0 and r['complete']:
         return 'no (complete, %s exec)' % r['execs']
     if r['rc'] == 3:
