@@ -43,6 +43,10 @@ void opts_usage(void)
 	     "  --seed S                    random and pct: the generator's "
 	     "seed (default 0)\n"
 	     "  --max-executions N  --timeout SECONDS\n"
+	     "  --max-threads N             threads an execution may create "
+	     "(default and\n"
+	     "                              at most 32): the execution is cut "
+	     "there (exit 3)\n"
 	     "  --max-steps N               events per execution (default "
 	     "100000, 0 = none)\n"
 	     "  --keep-going                do not stop at the first error\n"
@@ -205,7 +209,7 @@ enum { O_MODEL = 256, O_STRATEGY, O_PREEMPT, O_MAXEXEC, O_TIMEOUT,
        O_ATOMIC_CALL, O_NO_ATOMIC_CALL, O_SYNC, O_FRAMES, O_GDB, O_CORE,
        O_DOT, O_SVG, O_SARIF, O_NO_TIMEOUTS, O_PROFILE, O_FENCE_CHECK, O_MAX_TIMEOUTS, O_PROPERTY,
        O_RACES, O_WITNESS, O_EXPECT_EXIT, O_EXPECT_STDOUT, O_EXPECT_FILE,
-       O_MPI, O_ESTIMATE, O_NO_SAMPLES };
+       O_MPI, O_ESTIMATE, O_NO_SAMPLES, O_MAX_THREADS };
 
 static const struct option longopts[] = {
 	{ "model", required_argument, 0, O_MODEL },
@@ -219,6 +223,7 @@ static const struct option longopts[] = {
 	{ "profile", no_argument, 0, O_PROFILE },
 	{ "estimate", no_argument, 0, O_ESTIMATE },
 	{ "no-samples", no_argument, 0, O_NO_SAMPLES },
+	{ "max-threads", required_argument, 0, O_MAX_THREADS },
 	{ "fence-check", required_argument, 0, O_FENCE_CHECK },
 	{ "max-timeouts", required_argument, 0, O_MAX_TIMEOUTS },
 	{ "outcomes", no_argument, 0, O_OUTCOMES },
@@ -291,6 +296,11 @@ static int set(struct options *o, int c, const char *arg, char *err,
 	case O_MAXSTEPS:
 		if (parse_ulong(arg, &o->max_steps) < 0)
 			goto bad;
+		return 0;
+	case O_MAX_THREADS: /* x86smc holds TR_AUX_BASE logical threads */
+		if (parse_ulong(arg, &v) < 0 || v < 1 || v > 32)
+			goto bad;
+		o->max_threads = (int)v;
 		return 0;
 	case O_MAX_TIMEOUTS:
 		if (parse_ulong(arg, &v) < 0 || v > 255)

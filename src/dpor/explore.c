@@ -1183,7 +1183,8 @@ static int begin(struct explorer *x)
 				  .escapes = &x->escapes,
 				  .tso = x->o->model != MODEL_SC,
 				  .pso = x->o->model == MODEL_PSO,
-				  .sanity = x->o->sanity };
+				  .sanity = x->o->sanity,
+				  .max_threads = x->o->max_threads };
 
 	x->start_k = 0;
 	if (x->t && x->snapshots)
@@ -1296,9 +1297,12 @@ static void cover_note(struct explorer *x, bool complete, bool interrupted,
 	else if (r->threads_cut)
 		snprintf(r->note, sizeof r->note,
 			 "%lu of %lu executions were cut when the program "
-			 "created more than %d threads (x86smc's limit): what "
-			 "they did next was NOT explored", r->threads_cut,
-			 r->executions, TR_AUX_BASE);
+			 "created more than %d threads (%s): what they did "
+			 "next was NOT explored", r->threads_cut,
+			 r->executions,
+			 x->o->max_threads ? x->o->max_threads : TR_AUX_BASE,
+			 x->o->max_threads ? "--max-threads"
+					   : "x86smc's limit");
 	else if (r->max_steps_cut)
 		snprintf(r->note, sizeof r->note,
 			 "%lu of %lu executions were cut at --max-steps %lu "

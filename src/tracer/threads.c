@@ -13,8 +13,11 @@
 struct lthread *tr_new_thread(struct tracer *t)
 {
 	struct lthread *th;
+	int max = t->opts.max_threads > 0 && t->opts.max_threads < TR_AUX_BASE
+			  ? t->opts.max_threads
+			  : TR_AUX_BASE;
 
-	if (t->nthreads == TR_AUX_BASE)
+	if (t->nthreads >= max)
 		return NULL;
 	th = &t->th[t->nthreads];
 	memset(th, 0, sizeof *th);

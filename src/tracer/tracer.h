@@ -281,6 +281,8 @@ struct tracer_opts {
 	bool pso;                /* one buffer per (thread, location) */
 	bool sanity;             /* check every stepped instruction's
 				  * predicted accesses against memory */
+	int max_threads;         /* logical threads an execution may have
+				  * (--max-threads; 0: TR_AUX_BASE) */
 };
 
 struct tracer;
