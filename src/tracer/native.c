@@ -25,6 +25,10 @@ static const int traced_syscalls[] = {
 	SYS_write, SYS_writev, SYS_set_tid_address, SYS_futex,
 	SYS_exit, SYS_gettid, SYS_getpid, SYS_tgkill, SYS_tkill, SYS_kill,
 	SYS_rt_sigtimedwait, /* its signals are the tracer's (sys.c) */
+	/* about a thread by its tid, a logical one (sys.c, sys_sched):
+	 * pthread_create calls one inside its region */
+	SYS_sched_setscheduler, SYS_sched_getscheduler, SYS_sched_setparam,
+	SYS_sched_getparam, SYS_sched_setaffinity, SYS_sched_getaffinity,
 };
 
 /* Answered ENOSYS by the filter itself, without a stop (sys.c answers

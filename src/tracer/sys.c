@@ -64,6 +64,7 @@ static long sys_futex(struct sys_ctx *c);
 static long sys_sigtimedwait(struct sys_ctx *c);
 static long sys_forks(struct sys_ctx *c);
 static long sys_det(struct sys_ctx *c);
+static long sys_sched(struct sys_ctx *c);
 
 /* One row per syscall x86smc treats specially; the rest pass through as
  * serializing events.  .local rows touch only the calling thread: they
@@ -105,7 +106,14 @@ static const struct sys_row table[] = {
 	 * every Rust thread sets an alternate signal stack and asks its
 	 * affinity (pthread_getattr_np) when it starts */
 	[SYS_sigaltstack] = { .name = "sigaltstack", .kind = EV_SYSCALL, .action = SA_PASS, .local = true },
-	[SYS_sched_getaffinity] = { .name = "sched_getaffinity", .kind = EV_SYSCALL, .action = SA_PASS, .local = true },
+	/* a thread's policy, priority and CPUs: its tid is a logical one
+	 * the kernel does not know (sys_sched) */
+	[SYS_sched_getaffinity] = { .name = "sched_getaffinity", .kind = EV_SYSCALL, .action = SA_EMULATE, .fn = sys_sched, .local = true },
+	[SYS_sched_setaffinity] = { .name = "sched_setaffinity", .kind = EV_SYSCALL, .action = SA_EMULATE, .fn = sys_sched, .local = true },
+	[SYS_sched_setscheduler] = { .name = "sched_setscheduler", .kind = EV_SYSCALL, .action = SA_EMULATE, .fn = sys_sched, .local = true },
+	[SYS_sched_getscheduler] = { .name = "sched_getscheduler", .kind = EV_SYSCALL, .action = SA_EMULATE, .fn = sys_sched, .local = true },
+	[SYS_sched_setparam] = { .name = "sched_setparam", .kind = EV_SYSCALL, .action = SA_EMULATE, .fn = sys_sched, .local = true },
+	[SYS_sched_getparam] = { .name = "sched_getparam", .kind = EV_SYSCALL, .action = SA_EMULATE, .fn = sys_sched, .local = true },
 	[SYS_mmap] = { .name = "mmap", .kind = EV_SYSCALL, .action = SA_PASS, .maps_change = true },
 	[SYS_munmap] = { .name = "munmap", .kind = EV_SYSCALL, .action = SA_PASS, .maps_change = true },
 	[SYS_mprotect] = { .name = "mprotect", .kind = EV_SYSCALL, .action = SA_PASS, .maps_change = true },
@@ -442,6 +450,82 @@ static long queue_signal(struct tracer *t, long tid, long sig)
 		return 0;
 	}
 	return -ESRCH;
+}
+
+/* The scheduling calls about one thread: sched_{set,get}scheduler,
+ * sched_{set,get}param, sched_{set,get}affinity.  glibc makes them with
+ * the thread's tid (pthread_create with PTHREAD_EXPLICIT_SCHED sets the
+ * new thread's policy before it may start, pthread_setschedparam,
+ * pthread_getaffinity_np), which is a logical tid the kernel does not
+ * know: passed through, they failed with ESRCH (NSPR's threads in
+ * RADBench bug6 then never started: a false deadlock) or reached another
+ * process.  x86smc's scheduler is the only one and pins the target to
+ * one CPU, so a policy or a priority changes nothing: it is checked as
+ * the kernel checks it and kept for the getters; a thread's CPU set is
+ * the target's. */
+static long sys_sched(struct sys_ctx *c)
+{
+	struct tracer *t = c->t;
+	struct lthread *th = NULL;
+	int prio = 0;
+
+	if (c->a[0] < 0)
+		return -EINVAL;
+	for (int i = 0; i < t->nthreads && !th; i++)
+		if (t->th[i].info.status != TS_EXITED &&
+		    (c->a[0] == 0 ? &t->th[i] == c->th
+				  : t->th[i].info.os_tid == c->a[0]))
+			th = &t->th[i];
+	if (!th)
+		return -ESRCH;
+	switch (c->nr) {
+	case SYS_sched_getaffinity: {
+		uint8_t set[128];
+		long n = syscall(SYS_sched_getaffinity, t->proc.pid,
+				 sizeof set, set);
+		if (n < 0)
+			return -errno;
+		if ((unsigned long)c->a[1] < (unsigned long)n ||
+		    (c->a[1] & 7))
+			return -EINVAL;
+		if (proc_write(&t->proc, (uint64_t)c->a[2], set, (size_t)n) !=
+		    (size_t)n)
+			return -EFAULT;
+		return n;
+	}
+	case SYS_sched_setaffinity:
+		return 0; /* the target stays where x86smc pinned it */
+	case SYS_sched_getscheduler:
+		return th->sched_policy;
+	case SYS_sched_getparam:
+		return proc_write(&t->proc, (uint64_t)c->a[1],
+				  &th->sched_prio, 4) == 4
+			       ? 0
+			       : -EFAULT;
+	default:
+		break;
+	}
+	/* setscheduler (pid, policy, param), setparam (pid, param) */
+	long policy = c->nr == SYS_sched_setscheduler ? c->a[1]
+						       : th->sched_policy;
+	uint64_t param = (uint64_t)(c->nr == SYS_sched_setscheduler ? c->a[2]
+								    : c->a[1]);
+	if (!param || proc_read(&t->proc, param, &prio, 4) != 4)
+		return -EFAULT;
+	policy &= ~(long)SCHED_RESET_ON_FORK;
+	if (policy == SCHED_FIFO || policy == SCHED_RR) {
+		if (prio < 1 || prio > 99)
+			return -EINVAL;
+	} else if (policy == SCHED_NORMAL || policy == SCHED_BATCH ||
+		   policy == SCHED_IDLE) {
+		if (prio != 0)
+			return -EINVAL;
+	} else {
+		return -EINVAL;
+	}
+	th->sched_policy = (int)policy;
+	th->sched_prio = prio;
+	return 0;
 }
 
 static long sys_tgkill(struct sys_ctx *c)

@@ -22,6 +22,8 @@ struct lthread {
 	uint64_t sigpending;          /* signals queued by tgkill/tkill */
 	uint64_t sigwait_set;         /* TW_SIGWAIT: the signals it takes */
 	uint64_t sigwait_info;        /* TW_SIGWAIT: its siginfo_t *, or 0 */
+	int sched_policy, sched_prio; /* as sched_setscheduler set them
+				       * (sys.c, sys_sched: no effect) */
 	uint64_t clear_child_tid;     /* set_tid_address / CLONE_CHILD_CLEARTID */
 	uint64_t robust_list;
 	uint64_t stack_lo, stack_hi;  /* the mapping holding its stack */
