@@ -131,15 +131,13 @@ def extract():
 
 # ------------------------------------------------------------- benchmarks
 def B(suite, name, threads, build, argv, files=(), note='', fixed=(),
-      tuned=(), spurious=''):
+      tuned=()):
     """tuned: options for this program (with the default strategy) tried
     last when no strategy found its bug, e.g. a library call made one
-    step.  spurious: why an error x86smc reports for this program is not
-    its bug but a fault of x86smc (found by reading the report; the table
-    then does not count it as found and says why)."""
+    step."""
     return dict(suite=suite, name=name, threads=threads, build=build,
                 argv=argv, files=files, note=note, fixed=list(fixed),
-                tuned=list(tuned), spurious=spurious)
+                tuned=list(tuned))
 
 
 def cc(*srcs, cxx=False, flags=()):
@@ -213,11 +211,7 @@ def bench_list():
                ['-n', '32', '-f', '4', '-h', NTHREADS, '-v']))
     L.append(B('radbench', 'bug1', 4, ('radbench-bug1',), []))
     L.append(B('radbench', 'bug2', 2, ('radbench-bug2',), []))
-    L.append(B('radbench', 'bug6', 3, ('radbench-bug6',), [],
-               spurious='the deadlock x86smc reports after 1 event (no '
-               'thread listed as blocked) is its own fault: NSPR creates '
-               'its threads with PTHREAD_EXPLICIT_SCHED, which x86smc '
-               'takes for a deadlock (docs/SUITES.md)'))
+    L.append(B('radbench', 'bug6', 3, ('radbench-bug6',), []))
     # safestack/build.sh: g++ -std=c++0x -g -O0 SafeStack.cpp -pthread
     L.append(B('safestack', 'bug1', 4,
                cc('safestack/SafeStack.cpp', cxx=True, flags=['-std=c++0x']),
@@ -580,9 +574,8 @@ def run(names=(), phases=('sc', 'pct', 'icb', 'tuned', 'tso')):
                 # only for the programs the searches before did not find
                 prev = ('sc', 'pct', 'icb')[:('pct', 'icb', 'tuned').index(ph)
                                              + 1]
-                if not b['spurious'] and any(
-                        r and r['found'] for r in map(lambda q: result(b, q),
-                                                      prev)):
+                if any(r and r['found'] for r in map(lambda q: result(b, q),
+                                                     prev)):
                     continue
                 if ph == 'tuned' and not b['tuned']:
                     continue
@@ -593,8 +586,6 @@ def run(names=(), phases=('sc', 'pct', 'icb', 'tuned', 'tso')):
 def cell(r):
     if r is None:
         return 'not run'
-    if r.get('spurious'):
-        return 'no (a spurious %s)' % r['kind']
     if r['found']:
         by = (' + pct sample %s' % r['samples']
               if r.get('found_by') == 'pct-sample' else '')
@@ -618,11 +609,6 @@ def table(out=sys.stdout):
     for i, b in enumerate(bench_list(), 1):
         why = bstat.get(key(b), 'not built')
         rs = {ph: result(b, ph) for ph in PHASES}
-        if b['spurious']:
-            for r in rs.values():
-                if r and r['found']:
-                    r['found'] = False
-                    r['spurious'] = True
         if why or not rs['sc']:
             n['notrun'] += 1
             rows.append('| %d | %s | %s | %d | not run | | | | | %s |' % (
@@ -637,8 +623,7 @@ def table(out=sys.stdout):
             n['some'] += 1
         else:
             n['notfound'] += 1
-        said = b['spurious'] or b['note'] or (
-            '' if rs['sc']['found'] else rs['sc']['said'])
+        said = b['note'] or ('' if rs['sc']['found'] else rs['sc']['said'])
         rows.append('| %d | %s | %s | %d | %s | %s | %s | %s | %s | %s |' % (
             i, b['suite'], b['name'], b['threads'], cell(rs['sc']),
             cell(rs['pct']) if not rs['sc']['found'] else '',
