@@ -168,6 +168,25 @@ static bool timer_signal(int sig, const siginfo_t *si)
 
 /* Dispatch a stop that ends or interrupts the execution.  Returns 1 when
  * the execution ended, 0 when the stop was absorbed. */
+/* Does one of x86smc's int3s sit inside the instruction at pc (not at
+ * its start)?  Code that jumps over a lock prefix gets a stop point one
+ * byte into `lock cmpxchg`; run from the prefix while that int3 is in
+ * place, the CPU sees `lock int3` and raises SIGILL, which is the
+ * tracer's doing, not the program's. */
+static bool int3_inside(struct tracer *t, uint64_t pc)
+{
+	const struct dec_insn *in = dcache_get(t->dc, pc);
+
+	for (uint64_t a = pc + 1; in && a < pc + in->len; a++) {
+		const struct bp *b = bp_find(t, a);
+		uint8_t byte = 0;
+		if (b && !b->absent && proc_read(&t->proc, a, &byte, 1) == 1 &&
+		    byte == 0xcc)
+			return true;
+	}
+	return false;
+}
+
 int tr_handle_stop_signal(struct tracer *t, const struct proc_stop *st)
 {
 	siginfo_t si;
@@ -196,6 +215,13 @@ int tr_handle_stop_signal(struct tracer *t, const struct proc_stop *st)
 					   "threads run: signals from the "
 					   "kernel's timers are not modelled",
 					   n ? n : "?");
+			return 1;
+		}
+		if (st->sig == SIGILL &&
+		    int3_inside(t, t->th[t->cur].regs.rip)) {
+			/* never a false crash: say it is x86smc's */
+			tr_end_internal(t, "SIGILL on one of x86smc's "
+					   "breakpoints inside an instruction");
 			return 1;
 		}
 		tr_end_signal(t, st->sig, (uint64_t)si.si_addr);
