@@ -1727,33 +1727,56 @@ static bool sample_due(const struct explorer *x, unsigned long n)
 					       : SAMPLE_EVERY) == 0;
 }
 
-static enum exec_result pct_sample(struct explorer *x, bool *err)
-{
-	struct results *res = x->res;
-	struct dpor *search = x->dpor;
-	struct hashset hs = x->hs;
-	bool cps = x->use_cps;
-	unsigned long e = res->executions, b = res->blocked_executions,
-		      a = res->assume_blocked, n = res->samples;
+/* An execution beside the search (a PCT sample, an --estimate probe)
+ * runs in a tree of its own, without checkpoints, and its classes are
+ * not the search's: aside_enter sets that up, aside_leave puts the
+ * search back. */
+struct aside {
+	struct dpor *search;
+	struct hashset hs;
+	bool cps;
+};
 
-	x->dpor = dpor_new(true, -1);
+static bool aside_enter(struct explorer *x, struct aside *a, bool exhaustive)
+{
+	*a = (struct aside){ x->dpor, x->hs, x->use_cps };
+	x->dpor = dpor_new(exhaustive, -1);
 	if (!x->dpor) {
-		x->dpor = search;
-		return EXEC_FAILED;
+		x->dpor = a->search;
+		return false;
 	}
 	x->hs = (struct hashset){ 0 };
 	x->use_cps = false;
+	return true;
+}
+
+static void aside_leave(struct explorer *x, const struct aside *a)
+{
+	dpor_free(x->dpor);
+	x->dpor = a->search;
+	hashset_free(&x->hs);
+	x->hs = a->hs;
+	x->use_cps = a->cps;
+}
+
+/* One PCT sample; EXEC_RESTART: it found new escapes, the search must
+ * start over as after one of its own executions. */
+static enum exec_result pct_sample(struct explorer *x, bool *err)
+{
+	struct results *res = x->res;
+	unsigned long e = res->executions, b = res->blocked_executions,
+		      a = res->assume_blocked, n = res->samples;
+	struct aside as;
+
+	if (!aside_enter(x, &as, true))
+		return EXEC_FAILED;
 	x->sampling = true;
 	x->rng = x->o->seed + (n + 1) * 0x9e3779b97f4a7c15ull +
 		 x->stream * 0xd1b54a32d192ed03ull;
 	pct_begin(x);
 	enum exec_result r = run(x, n, err);
 	x->sampling = false;
-	dpor_free(x->dpor);
-	x->dpor = search;
-	hashset_free(&x->hs);
-	x->hs = hs;
-	x->use_cps = cps;
+	aside_leave(x, &as);
 	res->executions = e;
 	res->blocked_executions = b;
 	res->assume_blocked = a;
@@ -1787,17 +1810,16 @@ enum exec_result explorer_sample(struct explorer *x, unsigned long n,
 static void estimate(struct explorer *x, bool exhaustive)
 {
 	struct results *res = x->res, scratch = { 0 };
-	struct hashset hs = x->hs;
-	bool cps = x->use_cps, err;
+	struct aside as;
+	bool err;
 	double sum = 0, t = clock_s();
 	unsigned n = 0;
 
-	x->hs = (struct hashset){ 0 };
+	if (!aside_enter(x, &as, exhaustive))
+		return;
 	x->res = &scratch;
 	x->probing = true;
-	x->use_cps = false;
-	x->dpor = dpor_new(exhaustive, -1);
-	for (unsigned i = 0; x->dpor && n < EST_PROBES &&
+	for (unsigned i = 0; n < EST_PROBES &&
 			     (n < EST_MIN || clock_s() - t < EST_SECONDS);
 	     i++) {
 		x->rng = x->o->seed + (i + 1) * 0xd1b54a32d192ed03ull;
@@ -1812,14 +1834,10 @@ static void estimate(struct explorer *x, bool exhaustive)
 		dpor_reset(x->dpor);
 	}
 	t = clock_s() - t;
-	dpor_free(x->dpor);
-	x->dpor = NULL;
+	aside_leave(x, &as);
 	results_free(&scratch);
-	hashset_free(&x->hs);
-	x->hs = hs;
 	x->res = res;
 	x->probing = false;
-	x->use_cps = cps;
 	if (!n)
 		return;
 	res->estimate = sum / n;
@@ -1937,6 +1955,11 @@ int explore(const struct options *o, struct results *res)
 			}
 			if (err && !o->keep_going)
 				break;
+			if (r == EXEC_RESTART) { /* the sample grew the escapes */
+				dpor_reset(x.dpor);
+				restarts++;
+				continue;
+			}
 		}
 		if (sample) {
 			dpor_reset(x.dpor);

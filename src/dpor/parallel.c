@@ -599,6 +599,30 @@ static void report(struct worker *k, struct task *t)
 	buf_free(&b);
 }
 
+/* The explorer could not run an execution: tell the coordinator why,
+ * and stop. */
+static void worker_failed(struct worker *k)
+{
+	struct buf b = { 0 };
+
+	put_str(&b, explorer_why(k->x));
+	send_k(k, W_FAILED, &b);
+	buf_free(&b);
+	k->sh->stop = 1;
+}
+
+/* The escapes grew: every tree starts over (a new epoch). */
+static void worker_restart(struct worker *k)
+{
+	struct buf b = { 0 };
+
+	put32(&b, k->epoch);
+	escapes_put(k, &b);
+	send_k(k, W_RESTART, &b);
+	buf_free(&b);
+	k->resetting = true;
+}
+
 /* Run one execution: of task t, or (t NULL) a random/pct sample. */
 static void execute(struct worker *k, struct task *t)
 {
@@ -629,11 +653,7 @@ static void execute(struct worker *k, struct task *t)
 	if (r == EXEC_FAILED && (proc_interrupted() || k->sh->stop))
 		r = EXEC_INTERRUPTED; /* a ptrace call cut short */
 	if (r == EXEC_FAILED) {
-		struct buf b = { 0 };
-		put_str(&b, explorer_why(k->x));
-		send_k(k, W_FAILED, &b);
-		buf_free(&b);
-		k->sh->stop = 1;
+		worker_failed(k);
 		return;
 	}
 	if (r == EXEC_RESTART || r == EXEC_INTERRUPTED)
@@ -641,14 +661,8 @@ static void execute(struct worker *k, struct task *t)
 	if (r == EXEC_INTERRUPTED)
 		return;
 	if (r == EXEC_RESTART) {
-		if (!t) /* samples: each tree is thrown away anyway */
-			return;
-		struct buf b = { 0 };
-		put32(&b, k->epoch);
-		escapes_put(k, &b);
-		send_k(k, W_RESTART, &b);
-		buf_free(&b);
-		k->resetting = true;
+		if (t) /* samples: each tree is thrown away anyway */
+			worker_restart(k);
 		return;
 	}
 	if (err && !o->keep_going)
@@ -666,15 +680,12 @@ static void execute(struct worker *k, struct task *t)
 					    w->assume_blocked - 1,
 				    (unsigned long)k->w * 4096 + k->sh->offset,
 				    &serr);
-		if (r == EXEC_FAILED && !proc_interrupted()) {
-			struct buf b = { 0 };
-			put_str(&b, explorer_why(k->x));
-			send_k(k, W_FAILED, &b);
-			buf_free(&b);
+		if (r == EXEC_FAILED && !proc_interrupted())
+			worker_failed(k);
+		else if (r == EXEC_RESTART) /* it grew the escapes */
+			worker_restart(k);
+		else if (serr && !o->keep_going)
 			k->sh->stop = 1;
-		} else if (serr && !o->keep_going) {
-			k->sh->stop = 1;
-		}
 	}
 }
 

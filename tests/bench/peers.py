@@ -60,6 +60,8 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, 'contrib', 'svcomp'))
 sys.dont_write_bytecode = True
 import svcomp_build  # noqa: E402  (the __VERIFIER_* stub x86smc links with)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'peers'))
+from sessions import ACTIVE, killpg_quiet, on_signal  # noqa: E402  (tests/peers/sessions.py)
 
 RUNPEER = os.path.join(ROOT, 'tests', 'peers', 'run-peer.sh')
 CACHE = os.environ.get('X86SMC_PEERS_CACHE', '/work/.cache/x86smc-peers')
@@ -199,23 +201,6 @@ def variant_source(prog, asserts=True):
 
 
 # -- runs ------------------------------------------------------------------
-ACTIVE = set()
-
-
-def on_signal(sig, frame):
-    for pg in list(ACTIVE):
-        killpg_quiet(pg)
-    sys.stderr.write('peers.py: stopped by signal %d\n' % sig)
-    os._exit(130)
-
-
-def killpg_quiet(pid):
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except OSError:
-        pass
-
-
 def child_cpu():
     ru = resource.getrusage(resource.RUSAGE_CHILDREN)
     return ru.ru_utime + ru.ru_stime

@@ -609,56 +609,20 @@ class ReplayCase(Case):
         return "PASS", None
 
 
-class SampledCase(Case):
-    """The PCT samples beside the dpor search (explore.c, pct_sample): on
-    samples/reorder_deep, a bug depth-first dpor does not reach in 30,000
-    executions, a sample finds it after the first 1,000 executions of the
-    search (JSON found_by "pct-sample", pct_samples > 0, the coverage note
-    says so), and --replay of its --trace-out schedule reports the same
-    error."""
-
-    def __init__(self, sample, model):
-        super().__init__("sampled/%s-O0/%s" % (sample.name, model))
-        self.s, self.model = sample, model
-
-    def run(self, log):
-        binary = self.s.binary("O0")
-        missing = self.require(binary)
-        if missing:
-            return "FAIL", missing
-        trace = os.path.join(CFG.tmp, "sampled.sched")
-        if os.path.exists(trace):
-            os.unlink(trace)
-        first = Run(self.model, self.s.opts + ["--trace-out", trace], binary,
-                    self.s.args, log).run()
-        why = first.problem(self.model)
-        if why or first.rc != 1:
-            return "FAIL", why or "no error found (x86smc %s)" % status_name(first.rc)
-        j = first.json
-        if j.get("found_by") != "pct-sample" or not j.get("pct_samples"):
-            return "FAIL", "found_by %r, pct_samples %r: want a PCT sample" % (
-                j.get("found_by"), j.get("pct_samples"))
-        if j["executions"] < 1000 or "PCT sample" not in j.get("coverage", ""):
-            return "FAIL", "executions %d, coverage %r" % (j["executions"], j.get("coverage"))
-        again = Run(self.model, ["--replay", trace], binary, self.s.args, log,
-                    json_name="replay.json").run()
-        why = again.problem(self.model)
-        if why or again.rc != 1:
-            return "FAIL", "replay: " + (why or "x86smc %s" % status_name(again.rc))
-        a, b = j["errors"][0], again.json["errors"][0]
-        if (a["kind"], a.get("location")) != (b["kind"], b.get("location")):
-            return "FAIL", "replay reports %s at %s, the search %s at %s" % (
-                b["kind"], b.get("location"), a["kind"], a.get("location"))
-        return "PASS", None
-
-
 class RoundTripCase(Case):
     """--trace-out writes the failing execution's schedule; --replay of it
     must report the same error (kind, thread, location, message)."""
 
-    def __init__(self, sample, opt):
-        super().__init__("roundtrip/%s-%s" % (sample.name, opt))
-        self.s, self.opt = sample, opt
+    prefix = "roundtrip"
+
+    def __init__(self, sample, opt, model="sc"):
+        super().__init__("%s/%s-%s%s" % (self.prefix, sample.name, opt,
+                                         "" if model == "sc" else "/" + model))
+        self.s, self.opt, self.model = sample, opt, model
+
+    def check_first(self, j):
+        """Why the first run's JSON summary is wrong beyond its error, or None."""
+        return None
 
     def run(self, log):
         binary = self.s.binary(self.opt)
@@ -668,18 +632,21 @@ class RoundTripCase(Case):
         trace = os.path.join(CFG.tmp, "roundtrip.sched")
         if os.path.exists(trace):
             os.unlink(trace)
-        first = Run("sc", self.s.opts + ["--trace-out", trace], binary,
+        first = Run(self.model, self.s.opts + ["--trace-out", trace], binary,
                     self.s.args, log).run()
-        why = first.problem("sc")
+        why = first.problem(self.model)
         if why or first.rc != 1:
             return "FAIL", why or "no error found (x86smc %s)" % status_name(first.rc)
+        why = self.check_first(first.json)
+        if why:
+            return "FAIL", why
         if not os.path.exists(trace):
             return "FAIL", "--trace-out wrote no file"
         with open(trace) as f:
             log.write("schedule", f.read())
-        again = Run("sc", ["--replay", trace], binary, self.s.args, log,
+        again = Run(self.model, ["--replay", trace], binary, self.s.args, log,
                     json_name="replay.json").run()
-        why = again.problem("sc")
+        why = again.problem(self.model)
         if why or again.rc != 1:
             return "FAIL", "replay: " + (why or "x86smc %s" % status_name(again.rc))
         keys = ("kind", "thread", "location", "message")
@@ -689,6 +656,25 @@ class RoundTripCase(Case):
             return "FAIL", "replay differs in %s: %r vs %r" % (
                 diff, [a.get(k) for k in diff], [b.get(k) for k in diff])
         return "PASS", None
+
+
+class SampledCase(RoundTripCase):
+    """The PCT samples beside the dpor search (explore.c, pct_sample): on
+    samples/reorder_deep, a bug depth-first dpor does not reach in 30,000
+    executions, a sample finds it after the first 1,000 executions of the
+    search (JSON found_by "pct-sample", pct_samples > 0, the coverage note
+    says so), and --replay of its --trace-out schedule reports the same
+    error (RoundTripCase)."""
+
+    prefix = "sampled"
+
+    def check_first(self, j):
+        if j.get("found_by") != "pct-sample" or not j.get("pct_samples"):
+            return "found_by %r, pct_samples %r: want a PCT sample" % (
+                j.get("found_by"), j.get("pct_samples"))
+        if j["executions"] < 1000 or "PCT sample" not in j.get("coverage", ""):
+            return "executions %d, coverage %r" % (j["executions"], j.get("coverage"))
+        return None
 
 
 class AssumeCase(Case):
@@ -2158,7 +2144,7 @@ def build_cases(samples, pending, baseline):
             name, model = f.rsplit(".", 1)
             cases += [LitmusCase(name, model, "O0"), LitmusCase(name, model, "O2")]
     if "reorder_deep" in samples:
-        cases.append(SampledCase(samples["reorder_deep"], "sc"))
+        cases.append(SampledCase(samples["reorder_deep"], "O0", "sc"))
     for name in ("assert_thread", "crash_thread", "exit_code"):
         if name in samples:
             cases += [RoundTripCase(samples[name], "O0"),

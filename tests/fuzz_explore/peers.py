@@ -33,6 +33,8 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True
 import gen  # noqa: E402  (units/delete: the minimiser's tree operations)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'peers'))
+from sessions import ACTIVE, killpg_quiet, on_signal  # noqa: E402  (tests/peers/sessions.py)
 
 RUNPEER = os.path.join(ROOT, 'tests', 'peers', 'run-peer.sh')
 # (checker, model) runs per program; x86smc is compared with each peer
@@ -391,23 +393,6 @@ def peer_paths():
 
 
 # -- runs ------------------------------------------------------------------
-ACTIVE = set()   # sessions of running checkers (killed on SIGTERM/^C)
-
-
-def on_signal(sig, frame):
-    for pg in list(ACTIVE):
-        killpg_quiet(pg)
-    sys.stderr.write('peers.py: stopped by signal %d\n' % sig)
-    os._exit(130)
-
-
-def killpg_quiet(pid):
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except OSError:
-        pass
-
-
 def run_cmd(cmd, timeout, env=None, err=None):
     """(rc, stdout text, hang) of cmd in its own session; stderr to the
     file err (or nowhere)."""

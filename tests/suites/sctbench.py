@@ -232,6 +232,18 @@ def key(b):
 
 
 # ------------------------------------------------------------------ build
+def work_dir(name, copy_of=None):
+    """SCT/work/NAME, emptied: a copy of the tree copy_of, or a new folder."""
+    d = os.path.join(SCT, 'work', name)
+    if os.path.isdir(d):
+        shutil.rmtree(d)
+    if copy_of:
+        shutil.copytree(copy_of, d)
+    else:
+        os.makedirs(d)
+    return d
+
+
 def sh(cmd, cwd, log):
     log.write('$ (cd %s && %s)\n' % (cwd, ' '.join(cmd)))
     log.flush()
@@ -266,18 +278,12 @@ def build_one(b, log):
         sh([comp] + CFLAGS + how[2] + ['-o', prog] +
            [os.path.join(src, s) for s in how[1]], src, log)
     elif how[0] == 'make':        # aget: its Makefile, CFLAGS -O0 -g
-        d = os.path.join(SCT, 'work', b['name'])
-        if os.path.isdir(d):
-            shutil.rmtree(d)
-        shutil.copytree(os.path.join(src, how[1]), d)
+        d = work_dir(b['name'], os.path.join(src, how[1]))
         sh(['make', 'clean'], d, log)
         sh(['make', 'CFLAGS=-O0 -g', 'LDFLAGS=-pthread'], d, log)
         shutil.copy2(os.path.join(d, how[2]), prog)
     elif how[0] == 'pbzip2':      # build.sh: libbz2.a, then pbzip2.cpp
-        d = os.path.join(SCT, 'work', 'pbzip2')
-        if os.path.isdir(d):
-            shutil.rmtree(d)
-        shutil.copytree(os.path.join(src, 'conc-bugs/pbzip2-0.9.4'), d)
+        d = work_dir('pbzip2', os.path.join(src, 'conc-bugs/pbzip2-0.9.4'))
         bz = os.path.join(d, 'bzip2-1.0.6')
         sh(['make', 'CFLAGS=-O0 -g -D_FILE_OFFSET_BITS=64', 'libbz2.a'], bz,
            log)
@@ -286,10 +292,7 @@ def build_one(b, log):
                                os.path.join(d, 'pbzip2-0.9.4/pbzip2.cpp'),
                                '-L', bz, '-lbz2'], d, log)
     elif how[0] == 'splash2':     # makefile: m4 c.m4.null, then cc
-        d = os.path.join(SCT, 'work', 'splash2-' + b['name'])
-        if os.path.isdir(d):
-            shutil.rmtree(d)
-        shutil.copytree(os.path.join(src, 'splash2', how[1]), d)
+        d = work_dir('splash2-' + b['name'], os.path.join(src, 'splash2', how[1]))
         macros = os.path.join(src, 'splash2/null_macros/c.m4.null')
         cs = []
         for f in sorted(os.listdir(d)):
@@ -343,10 +346,7 @@ def build_one(b, log):
     elif how[0] == 'radbench-bug2':
         # scripts/build-js.sh: NSPR 4.6.7, then SpiderMonkey 1.7.0
         # (Makefile.ref, JS_THREADSAFE=1), then test-ctxt.cpp against both
-        d = os.path.join(SCT, 'work', 'radbench2')
-        if os.path.isdir(d):
-            shutil.rmtree(d)
-        os.makedirs(d)
+        d = work_dir('radbench2')
         s2 = os.path.join(src, 'radbench/Benchmarks/bug2/src')
         sh(['tar', 'xzf', os.path.join(s2, 'nspr-4.6.7.tar.gz')], d, log)
         sh(['tar', 'xzf', os.path.join(s2, 'js-1.7.0.tar.gz')], d, log)
@@ -363,10 +363,7 @@ def build_one(b, log):
                                '-ljs', '-lnspr4'], d, log)
     elif how[0] == 'radbench-bug6':
         # scripts/build-nspr.sh, build-testharness.sh: NSPR 4.8, test-rw
-        d = os.path.join(SCT, 'work', 'radbench6')
-        if os.path.isdir(d):
-            shutil.rmtree(d)
-        os.makedirs(d)
+        d = work_dir('radbench6')
         s6 = os.path.join(src, 'radbench/Benchmarks/bug6/src')
         sh(['tar', 'xzf', os.path.join(s6, 'nspr-4.8.tar.gz')], d, log)
         n = os.path.join(d, 'nspr-4.8')
