@@ -139,11 +139,7 @@ bool bp_native_lifted(uint8_t hook)
 	       hook == HOOK_ATOMIC_END || hook == HOOK_ATOMIC_CALL;
 }
 
-/* Native mode lifts its stop points lazily: one hit, one lift (a
- * native run is often a few instructions before the end; lifting every
- * breakpoint up front cost most of the 150 writes to /proc/PID/mem of an
- * execution of fib_bench_true_join). */
-int bp_native_hit(struct tracer *t, const struct bp *b)
+static int native_lift(struct tracer *t, const struct bp *b)
 {
 	if (t->nnlift == t->capnlift) {
 		size_t cap = t->capnlift ? 2 * t->capnlift : 64;
@@ -155,6 +151,28 @@ int bp_native_hit(struct tracer *t, const struct bp *b)
 	}
 	t->nlift[t->nnlift++] = b->addr;
 	return proc_write(&t->proc, b->addr, &b->orig, 1) == 1 ? 0 : -1;
+}
+
+/* Native mode lifts its stop points lazily: one hit, one lift (a
+ * native run is often a few instructions before the end; lifting every
+ * breakpoint up front cost most of the 150 writes to /proc/PID/mem of an
+ * execution of fib_bench_true_join).  The stop points inside the hit
+ * instruction go with it: with "je 1f; lock; 1: cmpxchg" walked both
+ * ways, lifting only the one at the lock prefix let the CPU decode
+ * "lock int3" (SIGILL; samples/lock_jump.c). */
+int bp_native_hit(struct tracer *t, const struct bp *b)
+{
+	const struct dec_insn *in = dcache_get(t->dc, b->addr);
+	uint64_t end = b->addr + (in ? in->len : 1);
+
+	if (native_lift(t, b) < 0)
+		return -1;
+	for (size_t i = lower_bound(t, b->addr + 1);
+	     i < t->nbps && t->bps[i].addr < end; i++)
+		if (!t->bps[i].absent && bp_native_lifted(t->bps[i].hook) &&
+		    native_lift(t, &t->bps[i]) < 0)
+			return -1;
+	return 0;
 }
 
 void bp_native_restore(struct tracer *t)
