@@ -5,7 +5,7 @@
  * mode) and takes the locked path, lifting only the breakpoint it hit
  * left an int3 inside the instruction: the CPU decoded "lock int3" and
  * raised SIGILL (x86smc of 06cb9f6: "internal error: SIGILL on one of
- * x86smc's breakpoints inside an instruction" in every execution; the
+ * x86smc's breakpoints inside an instruction" in every execution; the likely
  * cause of fuzz-explore F seed 23251's one SIGILL).
  *
  * Each step reads W and compare-exchanges W + 1 into it (the locked form
