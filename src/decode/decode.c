@@ -187,9 +187,27 @@ static void add_mem(struct build *b, int i)
 	normalise(b, i, m);
 }
 
+/* regs_read / regs_killed of a register operand (see decode.h). */
+static void note_use(struct build *b, const ZydisDecodedOperand *op)
+{
+	int r = gpr(op->reg.value);
+	ZydisOperandActions a = op->actions;
+
+	if (r < 0 || r >= 16)
+		return;
+	if ((a & ZYDIS_OPERAND_ACTION_MASK_READ) ||
+	    ((a & ZYDIS_OPERAND_ACTION_MASK_WRITE) &&
+	     ((a & ZYDIS_OPERAND_ACTION_CONDWRITE) || op->size < 32)))
+		b->out->regs_read |= 1u << r;
+	else if ((a & ZYDIS_OPERAND_ACTION_WRITE) && op->size >= 32)
+		b->out->regs_killed |= 1u << r;
+}
+
 static void note_reg(struct build *b, const ZydisDecodedOperand *op)
 {
 	int r = gpr(op->reg.value);
+
+	note_use(b, op);
 
 	if (!(op->actions & ZYDIS_OPERAND_ACTION_MASK_WRITE) || r < 0 ||
 	    r >= 16)
@@ -211,9 +229,15 @@ static void operands(struct build *b)
 		case ZYDIS_OPERAND_TYPE_REGISTER:
 			note_reg(b, op);
 			break;
-		case ZYDIS_OPERAND_TYPE_MEMORY:
+		case ZYDIS_OPERAND_TYPE_MEMORY: {
+			int base = gpr(op->mem.base), index = gpr(op->mem.index);
+			if (base >= 0 && base < 16)
+				b->out->regs_read |= 1u << base;
+			if (index >= 0 && index < 16)
+				b->out->regs_read |= 1u << index;
 			add_mem(b, i);
 			break;
+		}
 		case ZYDIS_OPERAND_TYPE_IMMEDIATE:
 			if (op->imm.is_relative) {
 				ZyanU64 t;
@@ -541,6 +565,28 @@ int dec_decode(const uint8_t *code, size_t n, uint64_t pc,
 	struct build b = { .zi = &zi, .ops = ops,
 			   .row = dec_row_of(zi.mnemonic), .out = out };
 	operands(&b);
+	if ((zi.mnemonic == ZYDIS_MNEMONIC_XOR ||
+	     zi.mnemonic == ZYDIS_MNEMONIC_SUB) &&
+	    zi.operand_count_visible == 2 &&
+	    ops[0].type == ZYDIS_OPERAND_TYPE_REGISTER &&
+	    ops[1].type == ZYDIS_OPERAND_TYPE_REGISTER &&
+	    ops[0].reg.value == ops[1].reg.value && ops[0].size >= 32) {
+		/* xor eax, eax: a zero idiom reads nothing */
+		int r = gpr(ops[0].reg.value);
+		if (r >= 0 && r < 16) {
+			out->regs_read &= ~(1u << r);
+			out->regs_killed |= 1u << r;
+		}
+	}
+	if (zi.cpu_flags) {
+		const ZydisAccessedFlagsMask status =
+			ZYDIS_CPUFLAG_CF | ZYDIS_CPUFLAG_PF | ZYDIS_CPUFLAG_AF |
+			ZYDIS_CPUFLAG_ZF | ZYDIS_CPUFLAG_SF | ZYDIS_CPUFLAG_OF;
+		const ZydisAccessedFlags *f = zi.cpu_flags;
+		out->flags_read = (f->tested & status) != 0;
+		out->flags_killed = ((f->modified | f->set_0 | f->set_1 |
+				      f->undefined) & status) == status;
+	}
 	stack_delta(&b);
 	finish_regs(&b);
 	copy(&b);

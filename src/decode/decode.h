@@ -240,6 +240,14 @@ struct dec_insn {
 				 * write counts (eax, ax, al, ah → RAX); syscall
 				 * counts as writing rax (the kernel's result),
 				 * rcx and r11 */
+	/* For liveness (tracer/spin.c): bit i, GPR i.  regs_read: read
+	 * (an operand, an address's base or index, an implicit use; an 8-
+	 * or 16-bit or conditional write keeps the rest: a read too).
+	 * regs_killed: every bit of it written unconditionally (a 32- or
+	 * 64-bit destination).  flags_read / flags_killed: a status flag
+	 * (CF PF AF ZF SF OF) tested / all six written. */
+	uint32_t regs_read, regs_killed;
+	bool flags_read, flags_killed;
 	struct dec_copy copy;
 	struct dec_mov mov;
 	struct dec_alu alu;

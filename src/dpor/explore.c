@@ -694,6 +694,7 @@ static void account(struct explorer *x)
 	x->res->sanity_checked += st.sanity_checked;
 	x->res->sanity_mismatches += st.sanity_mismatches;
 	x->res->pso_shared += st.pso_shared;
+	x->res->spin_live += st.spin_live;
 }
 
 static int install_hooks(struct explorer *x)
@@ -1333,6 +1334,14 @@ static void cover_note(struct explorer *x, bool complete, bool interrupted,
 			 "NOT explored (--max-timeouts N raises the bound)",
 			 x->o->max_timeouts, x->o->max_timeouts == 1 ? "" : "s",
 			 r->executions, r->strategy, r->timeouts_pruned);
+	else if (r->spin_live)
+		snprintf(r->note, sizeof r->note,
+			 "%lu executions (%s): a spin loop taken for a counted "
+			 "spin read its counter after the loop %lu times: the "
+			 "executions before that stood for ones they may not "
+			 "cover: NOT complete",
+			 r->executions, r->strategy,
+			 (unsigned long)r->spin_live);
 	else if (r->pso_shared)
 		snprintf(r->note, sizeof r->note,
 			 "pso: %lu stores were kept in order with other "
@@ -1995,6 +2004,8 @@ done:
 	if (res->max_steps_cut) /* what those executions did next is unknown */
 		complete = x.bound_done = false;
 	if (res->pso_shared) /* reorderings of stores in a shared FIFO */
+		complete = x.bound_done = false;
+	if (res->spin_live) /* woken at one iteration stood for all */
 		complete = x.bound_done = false;
 	if (res->timeouts_pruned) /* more timeouts in a row */
 		complete = x.bound_done = false;

@@ -699,7 +699,8 @@ static void pack_results(struct worker *k, struct buf *b)
 			 r->max_steps_cut, r->pso_shared, r->sanity_checked,
 			 r->sanity_mismatches, explorer_snapshots(k->x),
 			 r->replayed, r->checkpoints, r->nondet_bounded,
-			 r->timeouts_pruned, r->threads_cut, r->samples };
+			 r->timeouts_pruned, r->threads_cut, r->samples,
+			 r->spin_live };
 
 	put(b, n, sizeof n);
 	put(b, r->nondet_unmodelled, sizeof r->nondet_unmodelled);
@@ -1306,7 +1307,7 @@ static void coord_poll(struct coord *c, int timeout)
 static void merge(struct coord *c, struct buf *b)
 {
 	struct results *r = c->res;
-	uint64_t n[16];
+	uint64_t n[17];
 	bool lead = false; /* this worker's errors[0] is the reported one */
 
 	get(b, n, sizeof n);
@@ -1328,6 +1329,7 @@ static void merge(struct coord *c, struct buf *b)
 	r->timeouts_pruned += n[13];
 	r->threads_cut += n[14];
 	r->samples += n[15];
+	r->spin_live += n[16];
 	for (uint64_t i = get64(b); i > 0 && !b->bad; i--) {
 		struct outcome o = { 0 };
 		o.len = get64(b);

@@ -286,6 +286,9 @@ int report_json(const struct results *r, FILE *f)
 	if (r->preemption_bound >= 0)
 		fprintf(f, "  \"preemption_bound\": %ld,\n",
 			r->preemption_bound);
+	if (r->spin_live)
+		fprintf(f, "  \"spin_counter_read\": %lu,\n",
+			(unsigned long)r->spin_live);
 	if (r->pso_shared)
 		fprintf(f, "  \"pso_shared_stores\": %lu,\n",
 			(unsigned long)r->pso_shared);

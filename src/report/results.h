@@ -91,6 +91,8 @@ struct results {
 					* --max-timeouts, not explored */
 	uint64_t pso_shared;    /* pso stores that shared a FIFO with
 				 * another location (out of buffers) */
+	uint64_t spin_live;     /* counted spins whose counter was read
+				 * after the loop (tracer/spin.h) */
 	bool sanity;            /* --sanity ran: the two counts below */
 	uint64_t sanity_checked, sanity_mismatches;
 	char note[256];     /* what was covered, in words */

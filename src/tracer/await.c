@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracer/log.h"
+#include "tracer/spin.h"
 #include "tracer/tracer_priv.h"
 
 #define STACK_HASHED (64u << 10) /* bytes above rsp that are compared */
@@ -134,10 +136,45 @@ static void start(struct tracer *t, struct lthread *th)
 	w->pcs[0] = w->pc0;
 }
 
+/* Registers now against the iteration's start: true if they differ at
+ * most in GPRs and status flags, those in *seeds (bit i: GPR i in the
+ * decoder's numbering, bit 16: the flags). */
+static bool same_but(const struct user_regs_struct *a,
+		     const struct user_regs_struct *b, uint32_t *seeds)
+{
+	const unsigned long long *gp[16][2] = {
+		{ &a->rax, &b->rax }, { &a->rcx, &b->rcx }, { &a->rdx, &b->rdx },
+		{ &a->rbx, &b->rbx }, { &a->rsp, &b->rsp }, { &a->rbp, &b->rbp },
+		{ &a->rsi, &b->rsi }, { &a->rdi, &b->rdi }, { &a->r8, &b->r8 },
+		{ &a->r9, &b->r9 },   { &a->r10, &b->r10 }, { &a->r11, &b->r11 },
+		{ &a->r12, &b->r12 }, { &a->r13, &b->r13 }, { &a->r14, &b->r14 },
+		{ &a->r15, &b->r15 },
+	};
+	const unsigned long long status = 0x8d5; /* CF PF AF ZF SF OF */
+	struct user_regs_struct x = *a, y = *b;
+
+	*seeds = 0;
+	for (int i = 0; i < 16; i++)
+		if (*gp[i][0] != *gp[i][1])
+			*seeds |= 1u << i;
+	if ((a->eflags ^ b->eflags) & status)
+		*seeds |= 1u << 16;
+	/* everything else must be equal */
+	x.rax = y.rax; x.rcx = y.rcx; x.rdx = y.rdx; x.rbx = y.rbx;
+	x.rsp = y.rsp; x.rbp = y.rbp; x.rsi = y.rsi; x.rdi = y.rdi;
+	x.r8 = y.r8; x.r9 = y.r9; x.r10 = y.r10; x.r11 = y.r11;
+	x.r12 = y.r12; x.r13 = y.r13; x.r14 = y.r14; x.r15 = y.r15;
+	x.eflags = (x.eflags & ~status) | (y.eflags & status);
+	return memcmp(&x, &y, sizeof x) == 0;
+}
+
 bool await_at_pending(struct tracer *t, struct lthread *th)
 {
 	struct await_win *w = &th->aw;
+	uint32_t seeds;
 
+	if (w->runout)
+		return false; /* a counted spin running out: threads.c */
 	if (!w->on) {
 		start(t, th);
 		return false;
@@ -156,12 +193,32 @@ bool await_at_pending(struct tracer *t, struct lthread *th)
 			w->pcs[w->nev] = th->regs.rip;
 		return false;
 	}
-	/* back at the iteration's start: the same state? */
-	if (memcmp(&th->regs, &w->regs0, sizeof th->regs) != 0 ||
+	/* back at the iteration's start: the same state, or one that
+	 * differs only in a counter (spin.c)? */
+	if (!same_but(&th->regs, &w->regs0, &seeds) ||
 	    await_stack_hash(t, th, &th->regs) != w->stack0 || !w->nreads ||
 	    !unchanged(t, th)) {
 		start(t, th);
 		return false;
+	}
+	w->counted = false;
+	if (seeds && w->nreads > DEC_MAX_MEM) { /* its timeout reads all */
+		start(t, th);
+		return false;
+	}
+	if (seeds) {
+		int npcs = w->nev < AW_MAX_EVENTS ? w->nev : AW_MAX_EVENTS;
+		if ((w->nc_pc == w->pc0 && w->nc_seeds == seeds) ||
+		    !spin_counted(t, th, seeds, w->pcs, npcs, &w->loop)) {
+			w->nc_pc = w->pc0; /* not again at every iteration */
+			w->nc_seeds = seeds;
+			start(t, th);
+			return false;
+		}
+		w->counted = true;
+		t->st.counted_spins++;
+		pr_debug("T%d: counted spin at %#lx (registers %#x)",
+			 th->info.tid, (unsigned long)w->pc0, seeds);
 	}
 	th->info.status = TS_BLOCKED;
 	th->info.wait = TW_AWAIT;
@@ -172,7 +229,14 @@ bool await_at_pending(struct tracer *t, struct lthread *th)
 		t->stutter[t->nstutter++] = (struct tr_stutter){ th->info.tid,
 								  w->nev };
 	th->info.wait_addr = w->reads[0].addr;
-	th->info.timed = false;
+	/* a counted spin may also give up (run out): a timeout */
+	th->info.timed = w->counted;
+	if (w->counted) {
+		th->wait_deadline = 0;
+		th->wait_seq = ++t->wait_seq;
+		w->armed = true; /* watched once out of the loop */
+		w->watch = 0;
+	}
 	th->info.nawait = 0;
 	for (int i = 0; i < w->nreads && i < 4; i++)
 		th->info.await_addr[th->info.nawait++] = w->reads[i].addr;

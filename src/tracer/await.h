@@ -18,6 +18,8 @@
 #include <stdint.h>
 #include <sys/user.h>
 
+#include "tracer/spin.h"
+
 #define AW_MAX_READS 32  /* distinct locations one iteration may read */
 #define AW_MAX_EVENTS 256 /* events one iteration may have */
 
@@ -36,6 +38,16 @@ struct await_win {
 	int nev, nreads;
 	struct await_read reads[AW_MAX_READS];
 	uint64_t pcs[AW_MAX_EVENTS]; /* pcs of its events so far */
+	bool counted; /* it waits in a counted spin (spin.h): it may give up */
+	bool runout;  /* giving up: running its last iterations now */
+	uint64_t nc_pc;    /* the last loop head (and its differing */
+	uint32_t nc_seeds; /* registers) spin.h found no counted spin at */
+	/* after a counted spin's wait, until it is left: watched once out
+	 * (tracer.c, spin_watch) */
+	bool armed;
+	uint32_t watch;       /* registers that must be overwritten unread */
+	uint32_t watch_steps; /* instructions stepped for it */
+	struct spin_loop loop;
 };
 
 struct tracer;

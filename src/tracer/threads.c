@@ -102,6 +102,14 @@ enum tr_tstatus tracer_status(const struct tracer *t, int tid)
 static void time_out(struct tracer *t, struct lthread *th)
 {
 	det_clock_reach(t, th->wait_deadline);
+	if (th->info.wait == TW_AWAIT) { /* a counted spin gives up */
+		th->info.status = TS_RUNNABLE;
+		th->info.wait = TW_NONE;
+		th->info.timed = false;
+		th->aw.on = false;
+		th->aw.runout = true; /* tr_spin_runout */
+		return;
+	}
 	if (th->info.wait >= TW_MUTEX) {
 		sync_timeout(th);
 		return;
@@ -135,6 +143,8 @@ int tracer_timeout_one(struct tracer *t)
 	if (!best)
 		return -1;
 	time_out(t, best);
+	if (best->aw.runout)
+		return tr_spin_runout(t, (int)(best - t->th)) < 0 ? -1 : 0;
 	return 0;
 }
 
@@ -154,9 +164,21 @@ int tracer_timeout(struct tracer *t, int tid, struct tr_event *done)
 	done->acc[0] = (struct dec_access){ th->info.wait_addr, 4,
 					    DEC_READ | DEC_WRITE,
 					    DEC_MEM_EXPLICIT };
+	if (th->info.wait == TW_AWAIT) {
+		/* a counted spin gives up: its last iterations read the
+		 * locations it waits on, and nothing else */
+		const struct await_win *w = &th->aw;
+		done->nacc = 0;
+		for (int i = 0; i < w->nreads && i < DEC_MAX_MEM; i++)
+			done->acc[done->nacc++] = (struct dec_access){
+				w->reads[i].addr, w->reads[i].size, DEC_READ,
+				DEC_MEM_EXPLICIT };
+	}
 	time_out(t, th);
 	t->steps++;
 	t->st.events++;
+	if (th->aw.runout && tr_spin_runout(t, tid) < 0)
+		return -1;
 	return 0;
 }
 

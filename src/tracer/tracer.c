@@ -856,6 +856,44 @@ static bool quiet_spin(struct tracer *t, struct lthread *th, struct quiet *q)
 	return false;
 }
 
+/* ---- after a counted spin (spin.h) ---- */
+
+#define WATCH_MAX 200000 /* instructions a watch may step */
+
+/* The counter was read after the loop (or the watch could not go on):
+ * the wait stood for executions it may not cover, and the search cannot
+ * be complete.  (The loop stays a counted spin: whether it is one must
+ * not depend on what earlier executions did, or a schedule would not
+ * replay.) */
+static void spin_live(struct tracer *t, struct await_win *w)
+{
+	t->st.spin_live++;
+	pr_debug("counted spin at %#lx: its counter is read at %#lx",
+		 (unsigned long)w->loop.pc[0], (unsigned long)t->th[t->cur].regs.rip);
+	w->armed = false;
+	w->watch = 0;
+}
+
+/* th is at an instruction boundary after a counted spin's wait: still in
+ * the loop, or out of it with registers to see overwritten unread. */
+static void spin_follow(struct tracer *t, struct lthread *th)
+{
+	struct await_win *w = &th->aw;
+	uint64_t pc = th->regs.rip;
+
+	if (w->armed) {
+		if (spin_inside(&w->loop, pc))
+			return;
+		w->armed = false;
+		w->watch = w->loop.exit_taint;
+		w->watch_steps = 0;
+	}
+	if (w->watch && (++w->watch_steps > WATCH_MAX ||
+			 th->region != RG_NONE || t->native ||
+			 spin_watch(t, pc, &w->watch) < 0))
+		spin_live(t, w);
+}
+
 /* Run the current thread's local code up to its next visible event.
  * Returns 0 (pending event set), 1 (execution ended), -1 (failure). */
 static int advance(struct tracer *t)
@@ -892,6 +930,8 @@ static int advance(struct tracer *t)
 			section_rest(th, &th->info.pending);
 			break;
 		}
+		if (th->aw.armed || th->aw.watch)
+			spin_follow(t, th);
 		r = classify(t, th, &th->info.pending);
 		if (r < 0)
 			return t->end.kind != END_NONE ? 1 : -1;
@@ -921,7 +961,8 @@ static int advance(struct tracer *t)
 		r = walk_from(t);
 		if (r < 0)
 			return -1;
-		if (r > 0 || !can_run_from(t, th)) {
+		if (r > 0 || !can_run_from(t, th) || th->aw.armed ||
+		    th->aw.watch) { /* one at a time: spin_follow */
 			uint64_t pc = th->regs.rip;
 			r = tr_emulate_local(t, th);
 			r = r == 0 ? tr_exec_insn(t) : r < 0 ? -1 : 0;
@@ -956,6 +997,42 @@ static int ensure_pending(struct tracer *t, int tid)
 	if (tr_load(t, tid) < 0)
 		return -1;
 	return advance(t);
+}
+
+/* A counted spin gave up (threads.c, time_out): its remaining
+ * iterations run now, inside the timeout event, with no other thread in
+ * between: each reads what the blocked iteration read (nobody wrote it),
+ * so the loop ends by its counter.  They are no events of the search
+ * (the timeout stands for them); the thread stops at its first event
+ * outside the loop. */
+#define RUNOUT_MAX (1u << 20)
+int tr_spin_runout(struct tracer *t, int tid)
+{
+	struct lthread *th = &t->th[tid];
+	struct await_win *w = &th->aw;
+	int npcs = w->nev < AW_MAX_EVENTS ? w->nev : AW_MAX_EVENTS;
+	struct tr_event ev;
+	int r = 0;
+
+	t->st.runouts++;
+	pr_debug("T%d: counted spin at %#lx gives up", tid,
+		 (unsigned long)w->pc0);
+	for (unsigned n = 0; n < RUNOUT_MAX && r == 0; n++) {
+		bool inside = false;
+		if (t->end.kind != END_NONE ||
+		    ensure_pending(t, tid) < 0 || t->end.kind != END_NONE ||
+		    th->info.status != TS_RUNNABLE)
+			break;
+		for (int i = 0; i < npcs && !inside; i++)
+			inside = w->pcs[i] == th->info.pending.pc;
+		if (!inside)
+			break;
+		r = tracer_step(t, tid, &ev) < 0 ? -1 : 0;
+	}
+	w->runout = false;
+	if (r == 0 && th->info.status == TS_RUNNABLE && th->info.pending_known)
+		await_at_pending(t, th); /* a window from its next event */
+	return r;
 }
 
 const struct tr_thread_info *tracer_thread(struct tracer *t, int tid)

@@ -240,6 +240,10 @@ int vf_nondet(struct tracer *t, struct lthread *th, struct tr_event *done);
  * caller of its first frame of the program's own code), at most max;
  * returns how many.  rt_at_hook: thread th is at hook (rt_hook(hook));
  * returns -1 when that ended the execution (a Rust panic), 0 to go on. */
+/* tracer.c — a counted spin that gave up runs its last iterations
+ * (spin.h).  Returns 0, or -1 on failure. */
+int tr_spin_runout(struct tracer *t, int tid);
+
 int rt_unwind(struct tracer *t, const struct lthread *th, uint64_t *ret,
 	      int max);
 bool rt_hook(uint8_t hook);

@@ -309,6 +309,41 @@ static void test_regs_written(void)
 	CU_ASSERT_EQUAL(in.regs_written, 0);
 }
 
+/* The facts spin.c's liveness runs on: registers read, registers and
+ * flags overwritten whole. */
+static void test_regs_read_killed(void)
+{
+	struct dec_insn in;
+
+	DEC(in, 0x8d, 0x51, 0x01); /* lea edx, [rcx + 1] */
+	CU_ASSERT_EQUAL(in.regs_read, 1u << DEC_RCX);
+	CU_ASSERT_EQUAL(in.regs_killed, 1u << DEC_RDX);
+	CU_ASSERT_FALSE(in.flags_read);
+	CU_ASSERT_FALSE(in.flags_killed);
+	DEC(in, 0x31, 0xc9); /* xor ecx, ecx: a zero idiom reads nothing */
+	CU_ASSERT_EQUAL(in.regs_read, 0);
+	CU_ASSERT_EQUAL(in.regs_killed, 1u << DEC_RCX);
+	CU_ASSERT_TRUE(in.flags_killed);
+	DEC(in, 0x88, 0xd0); /* mov al, dl: keeps the rest of rax */
+	CU_ASSERT_EQUAL(in.regs_read, 1u << DEC_RAX | 1u << DEC_RDX);
+	CU_ASSERT_EQUAL(in.regs_killed, 0);
+	DEC(in, 0x0f, 0x44, 0xc1); /* cmove eax, ecx: maybe not written */
+	CU_ASSERT_TRUE(in.regs_read & (1u << DEC_RAX));
+	CU_ASSERT_EQUAL(in.regs_killed, 0);
+	CU_ASSERT_TRUE(in.flags_read);
+	DEC(in, 0x8b, 0x03); /* mov eax, [rbx]: the address reads rbx */
+	CU_ASSERT_EQUAL(in.regs_read, 1u << DEC_RBX);
+	CU_ASSERT_EQUAL(in.regs_killed, 1u << DEC_RAX);
+	DEC(in, 0x83, 0xf8, 0x01); /* cmp eax, 1 */
+	CU_ASSERT_EQUAL(in.regs_read, 1u << DEC_RAX);
+	CU_ASSERT_TRUE(in.flags_killed);
+	DEC(in, 0xff, 0xc9); /* dec ecx: leaves CF */
+	CU_ASSERT_FALSE(in.flags_killed);
+	DEC(in, 0x75, 0x00); /* jne */
+	CU_ASSERT_TRUE(in.flags_read);
+	CU_ASSERT_EQUAL(in.regs_read, 0);
+}
+
 static void test_locked(void)
 {
 	struct dec_insn in;
@@ -950,6 +985,7 @@ static CU_TestInfo tests[] = {
 	{ "branches", test_branches },
 	{ "copies", test_copies },
 	{ "regs_written", test_regs_written },
+	{ "regs_read_killed", test_regs_read_killed },
 	{ "locked", test_locked },
 	{ "rep movsb", test_rep_movsb },
 	{ "rep stosq, cmps, scas, addr32", test_rep_stosq },
