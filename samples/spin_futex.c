@@ -5,7 +5,7 @@
  * The spin reads the lock word and changes nothing shared, but its
  * counter changes every iteration: x86smc of 06cb9f6 took each of the
  * 100 reads for an event racing with the unlock.  Now the loop is a wait
- * that may also give up (a counted spin, docs/EVENTS.md): woken when the
+ * that may also give up (a counted spin): woken when the
  * lock word changes, or run out at once (docs/EXPLORATION.md, "Counted
  * spins": 218 executions before, 22 now at -O2; -O0 keeps its counter on
  * the stack and is explored as before).
