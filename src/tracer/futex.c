@@ -326,19 +326,48 @@ long futex_op(struct tracer *t, struct lthread *th, struct tr_event *ev)
 	}
 }
 
-/* The words a futex operation reads or writes (for the event). */
+static void futex_acc(struct tr_event *ev, uint64_t addr, uint8_t rw)
+{
+	ev->acc[ev->nacc++] = (struct dec_access){ addr, 4, rw, 0 };
+}
+
+/* The words a futex operation reads or writes, and the waiter queues it
+ * changes (EV_ADDR_FUTEXQ), for the event.  A wait reads its word (it
+ * compares it), a wake does not touch it, CMP_REQUEUE reads the first,
+ * WAKE_OP changes the second; the PI operations change their word. */
 void futex_accesses(const long a[6], struct tr_event *ev)
 {
 	int cmd = (int)(a[1] & FUTEX_CMD_MASK);
+	uint64_t w = (uint64_t)a[0], w2 = (uint64_t)a[4];
+	const uint8_t rw = DEC_READ | DEC_WRITE;
 
-	ev->nacc = 1;
-	ev->acc[0] = (struct dec_access){ (uint64_t)a[0], 4,
-					  DEC_READ | DEC_WRITE, 0 };
-	if (cmd == FUTEX_REQUEUE || cmd == FUTEX_CMP_REQUEUE ||
-	    cmd == FUTEX_WAKE_OP) {
-		ev->nacc = 2;
-		ev->acc[1] = (struct dec_access){ (uint64_t)a[4], 4,
-						  DEC_READ | DEC_WRITE, 0 };
+	ev->nacc = 0;
+	switch (cmd) {
+	case FUTEX_WAIT:
+	case FUTEX_WAIT_BITSET:
+		futex_acc(ev, w, DEC_READ);
+		futex_acc(ev, EV_ADDR_FUTEXQ(w), rw);
+		break;
+	case FUTEX_WAKE:
+	case FUTEX_WAKE_BITSET:
+		futex_acc(ev, EV_ADDR_FUTEXQ(w), rw);
+		break;
+	case FUTEX_REQUEUE:
+	case FUTEX_CMP_REQUEUE:
+		if (cmd == FUTEX_CMP_REQUEUE)
+			futex_acc(ev, w, DEC_READ);
+		futex_acc(ev, EV_ADDR_FUTEXQ(w), rw);
+		futex_acc(ev, EV_ADDR_FUTEXQ(w2), rw);
+		break;
+	case FUTEX_WAKE_OP:
+		futex_acc(ev, w2, rw);
+		futex_acc(ev, EV_ADDR_FUTEXQ(w), rw);
+		futex_acc(ev, EV_ADDR_FUTEXQ(w2), rw);
+		break;
+	default: /* PI and anything else: the word and its queue */
+		futex_acc(ev, w, rw);
+		futex_acc(ev, EV_ADDR_FUTEXQ(w), rw);
+		break;
 	}
 }
 

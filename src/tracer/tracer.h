@@ -174,6 +174,11 @@ enum tr_region { RG_NONE = 0, RG_CREATE, RG_START, RG_EXIT, RG_JOIN,
 #define EV_ADDR_FD 0xfffffffffffff000ull
 #define EV_NFDS 1024
 #define EV_ADDR_KERNEL 0xffffffffffffff00ull
+/* The kernel's queue of futex waiters on the word at w: FUTEX_WAIT reads
+ * the word and changes the queue, FUTEX_WAKE only changes the queue (a
+ * store to the word and a wake commute).  Above user addresses (< 2^47)
+ * and below the granule index's limit (dpor.c, gt_key). */
+#define EV_ADDR_FUTEXQ(w) ((1ull << 56) | (uint64_t)(w))
 
 /* An EV_END at a hook rather than exit_group: the thread has reached
  * __assert_fail, or __VERIFIER_error / reach_error; performing it ends
