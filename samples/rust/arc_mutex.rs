@@ -3,10 +3,11 @@
 // Correct under every model: std's Mutex (futex-based, no pthread) takes
 // the lock with a locked cmpxchg and releases it with a locked xchg.
 // arc_mutex_racy.rs is the broken version.  The search does not complete
-// yet (std's futex Mutex spins 100 times in a counted loop before
-// FUTEX_WAIT: no await is recognised; 7,674 executions in 120 s under sc,
-// 10,297 under tso), so the case is bounded: no error in the first 300
-// executions under each model.
+// yet (std's futex Mutex spins 100 times before FUTEX_WAIT: a counted spin
+// now, docs/EXPLORATION.md, but the lock's atomics, Arc's counts and the
+// threads' start and exit still race: 9,750 executions in 120 s under sc;
+// 2 threads x 1 increment: 88, complete), so the case is bounded: no error
+// in the first 300 executions under each model.
 // x86smc: --max-executions 300
 // expect sc: ok
 // expect tso: ok
