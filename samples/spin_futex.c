@@ -7,7 +7,7 @@
  * 100 reads for an event racing with the unlock.  Now the loop is a wait
  * that may also give up (a counted spin): woken when the
  * lock word changes, or run out at once (docs/EXPLORATION.md, "Counted
- * spins": 218 executions before, 22 now at -O2; -O0 keeps its counter on
+ * spins": 218 executions before, 16 now at -O2; -O0 keeps its counter on
  * the stack and is explored as before).
  */
 // expect sc: ok

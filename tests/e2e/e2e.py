@@ -712,6 +712,50 @@ class AssumeCase(Case):
             j["executions"], j["assume_blocked"])
 
 
+class SpinCase(Case):
+    """Counted spins (docs/EXPLORATION.md), at -O2 where the counter is a
+    register: want "counted" = complete, no error, at most `most`
+    executions (the spin as a wait; each of its reads an event gave 218
+    for spin_futex); "live" = the counter is read after the loop: not
+    complete (exit 3), JSON spin_counter_read > 0, no error; or a verdict
+    (the bug behind the spin's giving up)."""
+
+    def __init__(self, sample, model, want, most=0):
+        super().__init__("spin/%s-O2/%s" % (sample.name, model))
+        self.s, self.model, self.want, self.most = sample, model, want, most
+
+    def run(self, log):
+        binary = self.s.binary("O2")
+        missing = self.require(binary)
+        if missing:
+            return "FAIL", missing
+        r = Run(self.model, ["--no-samples"], binary, self.s.args, log).run()
+        why = r.problem(self.model)
+        if why:
+            return "FAIL", why
+        j = r.json
+        read = j.get("spin_counter_read", 0)
+        if self.want == "counted":
+            if r.rc != 0 or j["errors"] or not j["complete"] or read:
+                return "FAIL", "want complete, no error: x86smc %s, errors " \
+                    "%s, spin_counter_read %d" % (status_name(r.rc),
+                                                  r.kinds(), read)
+            if j["executions"] > self.most:
+                return "FAIL", "%d executions, want at most %d" % (
+                    j["executions"], self.most)
+            return "PASS", "%d executions" % j["executions"]
+        if self.want == "live":
+            if r.rc != 3 or j["errors"] or j["complete"] or read < 1:
+                return "FAIL", "want not complete with spin_counter_read: " \
+                    "x86smc %s, complete %s, spin_counter_read %d" % (
+                        status_name(r.rc), j["complete"], read)
+            return "PASS", "not complete: the counter read %d times" % read
+        if r.rc != 1 or not j["errors"] or j["errors"][0]["kind"] != self.want:
+            return "FAIL", "want %s: x86smc %s, errors %s" % (
+                self.want, status_name(r.rc), r.kinds())
+        return "PASS", "%s in %d executions" % (self.want, j["executions"])
+
+
 class SvcompCase(Case):
     """A sample's `// svcomp PROPERTY [OPTIONS]: ANSWER` line
     (docs/SVCOMP.md): x86smc --property tests/svcomp/PROPERTY.prp (model
@@ -2149,6 +2193,16 @@ def build_cases(samples, pending, baseline):
         if name in samples:
             cases += [RoundTripCase(samples[name], "O0"),
                       RoundTripCase(samples[name], "O2")]
+    for name, model, want, most in (
+            ("spin_futex", "sc", "counted", 40),
+            ("spin_futex", "tso", "counted", 40),
+            ("spin_futex", "pso", "counted", 40),
+            ("spin_futex_giveup", "sc", "assertion", 0),
+            ("spin_futex_giveup", "tso", "assertion", 0),
+            ("spin_counter_live", "sc", "live", 0),
+            ("spin_counter_live", "tso", "live", 0)):
+        if name in samples:
+            cases.append(SpinCase(samples[name], model, want, most))
     for name, model in (("verifier_assume", "sc"), ("verifier_assume", "tso"),
                         ("dekker_assume", "sc"), ("verifier_lock", "tso")):
         if name in samples:
