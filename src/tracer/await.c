@@ -202,13 +202,10 @@ bool await_at_pending(struct tracer *t, struct lthread *th)
 		return false;
 	}
 	w->counted = false;
-	if (seeds && w->nreads > DEC_MAX_MEM) { /* its timeout reads all */
-		start(t, th);
-		return false;
-	}
 	if (seeds) {
 		int npcs = w->nev < AW_MAX_EVENTS ? w->nev : AW_MAX_EVENTS;
-		if ((w->nc_pc == w->pc0 && w->nc_seeds == seeds) ||
+		if (w->nreads > DEC_MAX_MEM || /* its timeout reads them all */
+		    (w->nc_pc == w->pc0 && w->nc_seeds == seeds) ||
 		    !spin_counted(t, th, seeds, w->pcs, npcs, &w->loop)) {
 			w->nc_pc = w->pc0; /* not again at every iteration */
 			w->nc_seeds = seeds;
@@ -216,7 +213,6 @@ bool await_at_pending(struct tracer *t, struct lthread *th)
 			return false;
 		}
 		w->counted = true;
-		t->st.counted_spins++;
 		pr_debug("T%d: counted spin at %#lx (registers %#x)",
 			 th->info.tid, (unsigned long)w->pc0, seeds);
 	}

@@ -46,13 +46,16 @@ static void on_alarm(int sig)
  * of from hanging a batch run (fuzz-explore E seed 20650, pso, ran 30 s
  * past its --timeout under load and was killed by the fuzzer). */
 #define HARD_STOP_SECONDS 60
+#define STR_(x) #x
+#define STR(x) STR_(x)
 static timer_t hard_timer;
 static volatile sig_atomic_t hard_ready, hard_armed;
 
 static void on_hard_stop(int sig)
 {
 	static const char msg[] =
-		"x86smc: still running 60 s after the interrupt or the "
+		"x86smc: still running " STR(HARD_STOP_SECONDS) " s after "
+		"the interrupt or the "
 		"--timeout: stopped without a report (an x86smc bug)\n";
 
 	(void)sig;

@@ -134,7 +134,8 @@ static uint32_t reads_of(const struct dec_insn *in)
 }
 
 /* What the seeds taint along the loop's instructions, to a fixpoint.
- * false if a tainted value may be stored to memory inside the loop. */
+ * false if a tainted value may be stored to memory or used as an
+ * address inside the loop. */
 static bool taint(struct body *b, uint32_t seeds)
 {
 	memset(b->taint, 0, sizeof b->taint);

@@ -160,19 +160,20 @@ int tracer_timeout(struct tracer *t, int tid, struct tr_event *done)
 	done->kind = EV_TIMEOUT;
 	done->pc = th->info.wait_pc;
 	done->sysno = -1;
-	done->nacc = 1;
-	done->acc[0] = (struct dec_access){ th->info.wait_addr, 4,
-					    DEC_READ | DEC_WRITE,
-					    DEC_MEM_EXPLICIT };
 	if (th->info.wait == TW_AWAIT) {
 		/* a counted spin gives up: its last iterations read the
-		 * locations it waits on, and nothing else */
+		 * locations it waits on (at most DEC_MAX_MEM: await.c),
+		 * and nothing else */
 		const struct await_win *w = &th->aw;
-		done->nacc = 0;
 		for (int i = 0; i < w->nreads && i < DEC_MAX_MEM; i++)
 			done->acc[done->nacc++] = (struct dec_access){
 				w->reads[i].addr, w->reads[i].size, DEC_READ,
 				DEC_MEM_EXPLICIT };
+	} else {
+		done->nacc = 1;
+		done->acc[0] = (struct dec_access){ th->info.wait_addr, 4,
+						    DEC_READ | DEC_WRITE,
+						    DEC_MEM_EXPLICIT };
 	}
 	time_out(t, th);
 	t->steps++;

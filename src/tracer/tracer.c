@@ -166,8 +166,6 @@ static bool timer_signal(int sig, const siginfo_t *si)
 	       si->si_code == SI_TIMER;
 }
 
-/* Dispatch a stop that ends or interrupts the execution.  Returns 1 when
- * the execution ended, 0 when the stop was absorbed. */
 /* Does one of x86smc's int3s sit inside the instruction at pc (not at
  * its start)?  Code that jumps over a lock prefix gets a stop point one
  * byte into `lock cmpxchg`; run from the prefix while that int3 is in
@@ -180,13 +178,14 @@ static bool int3_inside(struct tracer *t, uint64_t pc)
 	for (uint64_t a = pc + 1; in && a < pc + in->len; a++) {
 		const struct bp *b = bp_find(t, a);
 		uint8_t byte = 0;
-		if (b && !b->absent && proc_read(&t->proc, a, &byte, 1) == 1 &&
-		    byte == 0xcc)
+		if (b && proc_read(&t->proc, a, &byte, 1) == 1 && byte == 0xcc)
 			return true;
 	}
 	return false;
 }
 
+/* Dispatch a stop that ends or interrupts the execution.  Returns 1 when
+ * the execution ended, 0 when the stop was absorbed. */
 int tr_handle_stop_signal(struct tracer *t, const struct proc_stop *st)
 {
 	siginfo_t si;
@@ -869,7 +868,8 @@ static void spin_live(struct tracer *t, struct await_win *w)
 {
 	t->st.spin_live++;
 	pr_debug("counted spin at %#lx: its counter is read at %#lx",
-		 (unsigned long)w->loop.pc[0], (unsigned long)t->th[t->cur].regs.rip);
+		 (unsigned long)w->loop.pc[0],
+		 (unsigned long)t->th[t->cur].regs.rip);
 	w->armed = false;
 	w->watch = 0;
 }
@@ -1010,22 +1010,16 @@ int tr_spin_runout(struct tracer *t, int tid)
 {
 	struct lthread *th = &t->th[tid];
 	struct await_win *w = &th->aw;
-	int npcs = w->nev < AW_MAX_EVENTS ? w->nev : AW_MAX_EVENTS;
 	struct tr_event ev;
 	int r = 0;
 
-	t->st.runouts++;
 	pr_debug("T%d: counted spin at %#lx gives up", tid,
 		 (unsigned long)w->pc0);
 	for (unsigned n = 0; n < RUNOUT_MAX && r == 0; n++) {
-		bool inside = false;
 		if (t->end.kind != END_NONE ||
 		    ensure_pending(t, tid) < 0 || t->end.kind != END_NONE ||
-		    th->info.status != TS_RUNNABLE)
-			break;
-		for (int i = 0; i < npcs && !inside; i++)
-			inside = w->pcs[i] == th->info.pending.pc;
-		if (!inside)
+		    th->info.status != TS_RUNNABLE ||
+		    !spin_inside(&w->loop, th->info.pending.pc))
 			break;
 		r = tracer_step(t, tid, &ev) < 0 ? -1 : 0;
 	}

@@ -374,8 +374,6 @@ struct tracer_stats {
 		snapshots, checkpoints;
 	uint64_t sanity_checked, sanity_mismatches; /* --sanity */
 	uint64_t awaits;     /* spin loops turned into waits */
-	uint64_t counted_spins; /* of them, counted spins (spin.h) */
-	uint64_t runouts;    /* counted spins that gave up */
 	uint64_t spin_live;  /* counted spins whose counter was read after
 			      * the loop: not counted spins after all */
 	uint64_t emulated;   /* events performed without a single step

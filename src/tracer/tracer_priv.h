@@ -235,15 +235,15 @@ void vf_error_call(struct tracer *t, struct lthread *th);
 int vf_native(struct tracer *t, struct lthread *th, const struct bp *b);
 int vf_nondet(struct tracer *t, struct lthread *th, struct tr_event *done);
 
+/* tracer.c — a counted spin that gave up runs its last iterations
+ * (spin.h).  Returns 0, or -1 on failure. */
+int tr_spin_runout(struct tracer *t, int tid);
+
 /* langrt.c — C++ and Rust runtimes' fatal errors, and unwinding for
  * reports.  rt_unwind: th's return addresses, innermost first (up to the
  * caller of its first frame of the program's own code), at most max;
  * returns how many.  rt_at_hook: thread th is at hook (rt_hook(hook));
  * returns -1 when that ended the execution (a Rust panic), 0 to go on. */
-/* tracer.c — a counted spin that gave up runs its last iterations
- * (spin.h).  Returns 0, or -1 on failure. */
-int tr_spin_runout(struct tracer *t, int tid);
-
 int rt_unwind(struct tracer *t, const struct lthread *th, uint64_t *ret,
 	      int max);
 bool rt_hook(uint8_t hook);
