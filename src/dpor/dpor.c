@@ -185,6 +185,7 @@ void dpor_reset(struct dpor *d)
 		free(d->nodes[i].sleep);
 	d->n = 0;
 	d->nwt = 0; /* every wakeup tree goes with the nodes */
+	d->nwr = 0;
 	d->wfree = -1;
 	d->target = 0;
 	d->floor = 0;
@@ -755,8 +756,8 @@ static void end_races(struct dpor *d, unsigned k)
  * the crash slept through the output, found/crash_vs_output_sc.c.)  When
  * they do not fit, the copy conflicts with every access: a sleeper that
  * never sleeps is redundant, not unsound.  Returns n->ev or *buf. */
-static const struct tr_event *sleeper_event(const struct node *n,
-					    struct tr_event *buf)
+const struct tr_event *sleeper_event(const struct node *n,
+				     struct tr_event *buf)
 {
 	struct dec_access end[2];
 	int nend;
@@ -1028,6 +1029,8 @@ int dpor_value(struct dpor *d, unsigned k, unsigned nvalues)
 
 int dpor_next_task(struct dpor *d)
 {
+	if (d->optimal)
+		wut_flush(d);
 	/* a task's branch node (floor - 1) is its own for the values of
 	 * its thread's event, not for other threads */
 	while (d->n > 0 && d->n >= d->floor) {

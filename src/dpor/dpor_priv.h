@@ -114,6 +114,10 @@ struct dpor {
 	/* wakeup-tree nodes (wakeup.c), with a free list */
 	struct wt *wt;
 	int32_t nwt, capwt, wfree;
+	/* Optimal-DPOR: the races of the current execution, inserted when
+	 * it ends (wut_flush), when notdep(e) is known in full */
+	struct wrace { unsigned i, j; } *wr;
+	unsigned nwr, capwr;
 	uint64_t last_mask; /* dpor_set_last: timeouts, taken last */
 	/* timeouts (dpor_set_max_timeouts): a thread's timeouts chosen
 	 * while another thread could run (derived), the bound, and how
@@ -129,14 +133,22 @@ bool dpor_hb(const struct dpor *d, unsigned a, const struct vc *c);
 bool dpor_ev_conflict(const struct dpor *d, const struct tr_event *a,
 		      const struct tr_event *b);
 uint64_t dpor_sleep_mask(const struct node *n);
+/* n's event, with the end's accesses if it ended the process in the
+ * middle of its thread (n->ended): n->ev or *buf. */
+const struct tr_event *sleeper_event(const struct node *n,
+				     struct tr_event *buf);
 
 /* wakeup.c — Optimal-DPOR (Abdulla, Aronis, Jonsson, Sagonas, "Source
  * Sets: A Foundation for Optimal Dynamic Partial Order Reduction", JACM
  * 2017, Sec. 6): each node keeps a wakeup tree of sequences still to
  * explore from it instead of a backtrack set. */
-/* Race (i, j): insert v = notdep(i).j at node i unless a thread asleep
- * there is a weak initial of v (then its exploration covers v). */
+/* Race (i, j) of the current execution: noted, and when the execution
+ * has ended (wut_flush), v = notdep(i).j is inserted at node i unless a
+ * thread asleep there is a weak initial of v (then its exploration
+ * covers v).  notdep(i) is every later event of the whole execution that
+ * does not happen after i, not only those before j (JACM'17 Alg. 2). */
 void wut_race(struct dpor *d, unsigned i, unsigned j);
+void wut_flush(struct dpor *d);
 /* Thread t, enabled at node k, could still have run before the end of
  * the process there (its event is not known: it conflicts with all). */
 void wut_pending(struct dpor *d, unsigned k, int t);

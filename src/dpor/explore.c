@@ -68,6 +68,7 @@ struct explorer {
 	unsigned long snapshot_forks;
 	struct hashset hs;             /* distinct trace hashes seen */
 	bool debug_hash;               /* X86SMC_DEBUG_HASH: print them */
+	bool optimal;                  /* the search is Optimal-DPOR's */
 	int cpu;                       /* to pin the tracer to, -1: current */
 	bool use_cps;                  /* checkpoints (X86SMC_NO_CHECKPOINTS) */
 	struct {                       /* live checkpoints of the tree cp_tree, */
@@ -1289,10 +1290,14 @@ static void cover_note(struct explorer *x, bool complete, bool interrupted,
 			 x->bound, x->bound == 1 ? "" : "s");
 	else if (complete)
 		snprintf(r->note, sizeof r->note,
-			 "all %lu execution classes explored (%s, %zu distinct "
-			 "happens-before traces, %u restart%s after new "
-			 "escapes, %s)",
-			 r->executions, r->strategy, x->hs.n, restarts,
+			 "all %lu execution classes explored (%s%s, %zu "
+			 "distinct happens-before traces, %u restart%s after "
+			 "new escapes, %s)",
+			 r->executions, r->strategy,
+			 strcmp(r->strategy, "dpor") ? ""
+			 : x->optimal		      ? ": optimal"
+						      : ": source",
+			 x->hs.n, restarts,
 			 restarts == 1 ? "" : "s",
 			 x->snapshots ? "fork snapshots" : "re-execution");
 	else if (r->threads_cut)
@@ -1921,18 +1926,18 @@ int explore(const struct options *o, struct results *res)
 	x.dpor = dpor_new(exhaustive, x.bound);
 	if (!x.dpor)
 		return 2;
-	/* dpor, source: Source-DPOR; optimal: Optimal-DPOR with wakeup
-	 * trees, not the default: fuzz_explore found complete searches
-	 * that missed outcomes Source-DPOR, GenMC and Nidhugg reach
-	 * (found/optimal_sc_escape_exit.c: 11 outcomes of 19 under sc;
-	 * found/optimal_tso_lost_class.c: 11 of 12 under tso).  Not under
-	 * pso: its update threads are numbered in the order the execution
-	 * first buffers a store at a location, so a wakeup sequence's
-	 * update thread can be another buffer after a reversal (it lost
-	 * outcomes of litmus n1); Source-DPOR only fixes the first thread
-	 * of a reversal. */
-	dpor_set_optimal(x.dpor, o->strategy == STRAT_OPTIMAL &&
-					 o->model != MODEL_PSO);
+	/* dpor (the default), optimal: Optimal-DPOR with wakeup trees;
+	 * source: Source-DPOR.  Not under pso: its update threads are
+	 * numbered in the order the execution first buffers a store at a
+	 * location, so a wakeup sequence's update thread can be another
+	 * buffer after a reversal (it lost outcomes of litmus n1);
+	 * Source-DPOR only fixes the first thread of a reversal.  (--jobs
+	 * splits Source-DPOR trees: parallel.c.) */
+	x.optimal = (o->strategy == STRAT_DEFAULT ||
+		     o->strategy == STRAT_DPOR ||
+		     o->strategy == STRAT_OPTIMAL) &&
+		    o->model != MODEL_PSO && !exhaustive && x.bound < 0;
+	dpor_set_optimal(x.dpor, x.optimal);
 	for (;;) {
 		unsigned long n = res->executions + res->blocked_executions +
 				  res->assume_blocked;

@@ -29,9 +29,10 @@
 #include "dpor/dpor_priv.h"
 
 /* The longest v handled exactly; a longer one is cut there (its tail is
- * left to the branch's free choices: fewer guided steps, never a lost
- * class — the races found below the branch still reverse it). */
-#define VMAX 128
+ * left to the branch's free choices: fewer guided steps) and inserted
+ * even when a sleeping thread is a weak initial of what is left: a
+ * redundant branch, never a lost one. */
+#define VMAX 1024
 
 /* An event whose thread's next event is not known (it could still have
  * run before the end of the process): it conflicts with every access. */
@@ -107,6 +108,9 @@ void wut_free_node(struct dpor *d, struct node *n)
 
 void wut_free_all(struct dpor *d)
 {
+	free(d->wr);
+	d->wr = NULL;
+	d->nwr = d->capwr = 0;
 	free(d->wt);
 	d->wt = NULL;
 	d->nwt = d->capwt = 0;
@@ -120,6 +124,31 @@ struct seq {
 	int n;
 };
 
+/* Does e end the process (exit_group, or a crash or an abort with the
+ * end's accesses, dpor.c sleeper_event)? */
+static bool ends(const struct tr_event *e)
+{
+	if (e->kind == EV_END)
+		return true;
+	for (int i = 0; i < e->nacc; i++)
+		if (e->acc[i].addr == EV_ADDR_FD && e->acc[i].size >= EV_NFDS)
+			return true;
+	return false;
+}
+
+/* Do a and b not commute?  An end commutes with nothing of another
+ * thread here: it disables them.  (Its accesses conflict only with
+ * output and syscalls, which is right for the races and the sleep sets
+ * -- nothing sees a plain access after the end -- but a sleeping end
+ * taken as a weak initial of v says "exploring the end here covers v",
+ * and v's events never run after it: found/optimal_sc_escape_exit.c
+ * lost every outcome where t1 writes through the escaped pointer.) */
+static bool wconflict(const struct dpor *d, const struct tr_event *a,
+		      const struct tr_event *b)
+{
+	return dpor_ev_conflict(d, a, b) || ends(a) || ends(b);
+}
+
 /* Is thread p, whose next event is ep, a weak initial of v? */
 static bool weak_initial(const struct dpor *d, const struct seq *v,
 			 const struct tr_event *ep)
@@ -132,12 +161,12 @@ static bool weak_initial(const struct dpor *d, const struct seq *v,
 		/* any path to it inside v ends with a direct edge: a
 		 * conflict with an earlier event of v (p has none) */
 		for (int x = 0; x < f; x++)
-			if (dpor_ev_conflict(d, v->e[x], v->e[f]))
+			if (wconflict(d, v->e[x], v->e[f]))
 				return false;
 		return true;
 	}
 	for (int x = 0; x < v->n; x++)
-		if (dpor_ev_conflict(d, ep, v->e[x]))
+		if (wconflict(d, ep, v->e[x]))
 			return false;
 	return true;
 }
@@ -207,15 +236,56 @@ static bool asleep_initial(const struct dpor *d, const struct node *n,
 
 void wut_race(struct dpor *d, unsigned i, unsigned j)
 {
+	if (d->nwr == d->capwr) {
+		unsigned cap = d->capwr ? 2 * d->capwr : 64;
+		struct wrace *w = realloc(d->wr, cap * sizeof *w);
+		if (!w)
+			return;
+		d->wr = w;
+		d->capwr = cap;
+	}
+	d->wr[d->nwr++] = (struct wrace){ i, j };
+}
+
+static void insert_race(struct dpor *d, unsigned i, unsigned j)
+{
 	struct seq v = { .n = 0 };
 	struct node *ni = &d->nodes[i];
+	bool cut = false;
+	struct tr_event end; /* the node that ended the process (the last) */
 
-	for (unsigned k = i + 1; k <= j && v.n < VMAX; k++)
-		if (k == j || !dpor_hb(d, i, &d->nodes[k].clock))
-			v.e[v.n++] = &d->nodes[k].ev;
-	if (!v.n || asleep_initial(d, ni, &v))
+	/* notdep(i).j as notdep(i) before j, j, then notdep(i) after j:
+	 * the same trace (what comes after j and not after i does not
+	 * conflict with j), and a cut keeps j */
+	for (unsigned k = i + 1; k < d->n; k++) {
+		if (k != j && (!d->nodes[k].executed ||
+			       dpor_hb(d, i, &d->nodes[k].clock)))
+			continue;
+		if (v.n == VMAX || (k < j && v.n == VMAX - 1)) {
+			cut = true;
+			if (k > j)
+				break;
+			continue;
+		}
+		/* a crash in v ends the process there: with the end's
+		 * accesses (crash_after_output lost its crashes after
+		 * output, and "t2 2") */
+		v.e[v.n++] = sleeper_event(&d->nodes[k], &end);
+	}
+	/* a thread asleep at i that is a weak initial of v covers it --
+	 * of the whole v only: of a shorter one it says nothing (v up to
+	 * j only lost classes, found/optimal_tso_lost_class.c) */
+	if (!cut && asleep_initial(d, ni, &v))
 		return;
 	insert(d, &ni->wroot, &v);
+}
+
+void wut_flush(struct dpor *d)
+{
+	for (unsigned r = 0; r < d->nwr; r++)
+		if (d->wr[r].j < d->n)
+			insert_race(d, d->wr[r].i, d->wr[r].j);
+	d->nwr = 0;
 }
 
 void wut_event(struct dpor *d, unsigned k, const struct tr_event *e)
