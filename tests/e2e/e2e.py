@@ -965,17 +965,18 @@ class OracleCase(Case):
 class CountCase(Case):
     """counts.txt: dpor must explore exactly N complete executions."""
 
-    def __init__(self, sample, want, args):
-        super().__init__("count/%s%s" % (sample.name, "-" + "-".join(args) if args else ""))
-        self.s, self.want, self.args = sample, want, args
+    def __init__(self, sample, want, args, model="sc"):
+        super().__init__("count/%s%s%s" % (sample.name, "-" + "-".join(args) if args else "",
+                                          "" if model == "sc" else "/" + model))
+        self.s, self.want, self.args, self.model = sample, want, args, model
 
     def run(self, log):
         binary = self.s.binary("O0")
         missing = self.require(binary)
         if missing:
             return "FAIL", missing
-        r = Run("sc", [], binary, self.args, log).run()
-        why = r.problem("sc")
+        r = Run(self.model, [], binary, self.args, log).run()
+        why = r.problem(self.model)
         if why:
             return "FAIL", why
         if not r.json["complete"] or r.json["executions"] != self.want:
@@ -2160,11 +2161,13 @@ def build_cases(samples, pending, baseline):
             continue
         cases.append(OracleCase(s, words[1:]))
     for lineno, words in read_list("counts.txt", -1):
-        s = samples.get(words[0])
-        if s is None or len(words) < 2 or not words[1].isdigit():
+        name, _, model = words[0].partition("@")
+        s = samples.get(name)
+        if s is None or len(words) < 2 or not words[1].isdigit() or \
+                (model and model not in MODELS):
             problems.append("counts.txt line %d: bad line" % lineno)
             continue
-        cases.append(CountCase(s, int(words[1]), words[2:]))
+        cases.append(CountCase(s, int(words[1]), words[2:], model or "sc"))
     for lineno, words in read_list("strategies.txt", -1):
         s = samples.get(words[0])
         if s is None or len(words) < 4 or words[1] not in MODELS or \

@@ -20,6 +20,11 @@
  * With main joining both threads before printing, dpor and source agree
  * (16 executions, 4 outcomes, "t2 6" included): the end of the process
  * racing with the threads is part of it.
+ *
+ * FIXED in 4c15bbc (119 executions, 19 outcomes, as Source-DPOR): the
+ * end of the process (main's exit_group), asleep, passed as a weak
+ * initial of the reversal; it commutes with nothing of another thread
+ * now (src/dpor/wakeup.c ends(); samples/wakeup_end.c).
  */
 #include <pthread.h>
 #include <stdio.h>
