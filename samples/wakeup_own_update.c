@@ -12,7 +12,7 @@
  * its buffered read was a weak initial of a reversal containing t1's
  * update, said yes and dropped it: under tso 44 executions, "complete"
  * (fuzz-peers seed 3198).  For weak initials the update now conflicts
- * with its thread's buffered reads (wakeup.c, own_buffered()).
+ * with its thread's buffered reads (wakeup.c, own_dep()).
  */
 // expect sc: ok
 // expect tso: ok
