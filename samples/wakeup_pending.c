@@ -13,9 +13,9 @@
  * (fuzz-peers seed 3234: 2 of 27 outcomes missing under tso, which sc
  * reaches).
  */
-// expect sc: assert
-// expect tso: assert
-// expect pso: assert
+// expect sc: assertion
+// expect tso: assertion
+// expect pso: assertion
 // x86smc: --keep-going
 // outcome sc tso pso: exit 0: t1:0,2 t2:2,2
 // outcome sc tso pso: exit 0: t1:0,2 t2:2,3
