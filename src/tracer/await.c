@@ -16,6 +16,19 @@ void await_reset(struct lthread *th)
 	th->aw.on = false;
 }
 
+
+/* X86SMC_NO_COUNTED_SPINS=1: no loop is taken for a counted spin, each
+ * iteration's reads are events (for comparisons with checkers that count
+ * every iteration: tests/bench/peers.py, docs/PERFORMANCE.md). */
+static bool no_counted_spins(void)
+{
+	static int off = -1;
+
+	if (off < 0)
+		off = getenv("X86SMC_NO_COUNTED_SPINS") != NULL;
+	return off;
+}
+
 /* FNV-1a over the thread's used stack: [rsp - red zone, stack top),
  * which for a thread created by glibc also holds its TLS.  Private
  * stores are not events, so this is how a loop counter kept in memory
@@ -204,7 +217,8 @@ bool await_at_pending(struct tracer *t, struct lthread *th)
 	w->counted = false;
 	if (seeds) {
 		int npcs = w->nev < AW_MAX_EVENTS ? w->nev : AW_MAX_EVENTS;
-		if (w->nreads > DEC_MAX_MEM || /* its timeout reads them all */
+		if (no_counted_spins() ||
+		    w->nreads > DEC_MAX_MEM || /* its timeout reads them all */
 		    (w->nc_pc == w->pc0 && w->nc_seeds == seeds) ||
 		    !spin_counted(t, th, seeds, w->pcs, npcs, &w->loop)) {
 			w->nc_pc = w->pc0; /* not again at every iteration */

@@ -282,9 +282,10 @@ class Bench:
                     r.cpu = min(r.cpu, r2.cpu)
         return r
 
-    def x86smc(self, binary, model, keep_going):
+    def x86smc(self, binary, model, keep_going, env=None):
         a = self.a
-        j = binary + '.%s%s.json' % (model, '.k' if keep_going else '')
+        j = binary + '.%s%s%s.json' % (model, '.k' if keep_going else '',
+                                       '.nocs' if env else '')
         if os.path.exists(j):
             os.unlink(j)
         cmd = ['taskset', '-c', str(a.cpu), self.x86, '--model', model,
@@ -293,7 +294,7 @@ class Bench:
             # a full exploration against the peers': the search alone, not
             # the PCT samples the default runs beside it (docs/EXPLORATION.md)
             cmd += ['--keep-going', '--no-samples']
-        rc, _, secs, hang, cpu = run_cmd(cmd + [binary], a.timeout + 30)
+        rc, _, secs, hang, cpu = run_cmd(cmd + [binary], a.timeout + 30, env=env)
         try:
             with open(j) as f:
                 js = json.load(f)
@@ -372,6 +373,18 @@ class Bench:
             # its asserts off (where an execution ends at a failed assert
             # differs between the checkers: x86smc's abort ends the process)
             row['full'] = self.runs(prog, model, peers, False)
+        # a count that differs from a peer's: again without counted spins
+        # (each iteration of a loop that gives up an event, as the peers
+        # count them; docs/EXPLORATION.md, "Counted spins")
+        f = row['full']
+        x = f.get('x86smc')
+        if x is not None and x.done() and x.executions is not None and any(
+                k in f and f[k].done() and f[k].executions not in (None, x.executions)
+                for k, _ in TOOLS[1:]):
+            src, binary = self.build(prog, not bug)
+            row['nocs'] = self.x86smc(binary, model, True, env=dict(
+                os.environ, X86SMC_NO_COUNTED_SPINS='1'))
+        if bug:
             if self.a.keep_going_bugs:
                 src, binary = self.build(prog)
                 row['kg'] = {'x86smc': self.x86smc(binary, model, True)}
@@ -447,6 +460,10 @@ def counts_cell(row):
             same += 1
             continue
         known = prog.known.get('%s %s' % (k, model))
+        nocs = row.get('nocs')
+        if not known and nocs is not None and nocs.executions == run.executions:
+            known = 'counted spins: %s executions without them (X86SMC_NO_COUNTED_SPINS=1)' % (
+                '{:,}'.format(nocs.executions))
         if known:
             notes.append('%s: %s' % (name, known))
         else:
