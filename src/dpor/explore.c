@@ -1931,9 +1931,10 @@ int explore(const struct options *o, struct results *res)
 	 * and tso; source: Source-DPOR.  Not under tso by default: a
 	 * thread's events and its own buffer's updates commute without
 	 * being the same events after them (buffer-served reads, drains),
-	 * and fuzz-peers still finds tso programs where the wakeup trees
-	 * lose classes GenMC and Nidhugg count (found/
-	 * optimal_tso_lost_class2.c: 84 executions for 90).  Never under
+	 * and fuzz-peers found tso programs where the wakeup trees lost
+	 * classes GenMC and Nidhugg count (found/optimal_tso_lost_class2.c,
+	 * 3.c); with the sleepers of dpor.c stale_sleeper() woken they are
+	 * reached, with more executions than Source-DPOR.  Never under
 	 * pso: its update threads are numbered in the order the execution
 	 * first buffers a store at a location, so a wakeup sequence's
 	 * update thread can be another buffer after a reversal (it lost
