@@ -568,7 +568,12 @@ class OutcomesCase(Case):
         opts = self.s.opts + ([] if "--keep-going" in self.s.opts else ["--keep-going"])
         if self.strategy:
             opts = opts + ["--strategy", self.strategy]
-        r = Run(self.model, opts, binary, self.s.args, log).run()
+        r = Run(self.model, opts, binary, self.s.args, log)
+        if self.strategy == "optimal" and self.model == "tso":
+            # the wakeup trees under tso, off by default (they miss
+            # executions, docs/EXPLORATION.md): the known cases hold
+            r.cmd = ["env", "X86SMC_OPTIMAL_TSO=1"] + r.cmd
+        r.run()
         why = r.problem(self.model)
         if why:
             return "FAIL", why
@@ -2150,8 +2155,9 @@ def build_cases(samples, pending, baseline):
         cases += [SvcompCase(s, p, o, a) for p, o, a in s.svcomp]
         cases += [OutcomesCase(s, m, o) for m in sorted(s.outcomes)
                   for o in ("O0", "O2")]
-        # Optimal-DPOR under tso is not the default (docs/EXPLORATION.md):
-        # every outcome set under tso must hold with it too
+        # Optimal-DPOR under tso is off (X86SMC_OPTIMAL_TSO turns it on,
+        # docs/EXPLORATION.md): every outcome set under tso must hold
+        # with it too
         if "tso" in s.outcomes:
             cases.append(OutcomesCase(s, "tso", "O0", "optimal"))
     for lineno, words in read_list("replay.txt", -1):
