@@ -25,6 +25,10 @@
  * a race stopped at its second event instead of carrying notdep over the
  * whole execution (JACM'17 Alg. 2); the same shape with helper threads
  * under sc is samples/wakeup_notdep.c.
+ *
+ * Since b08a0ae the wakeup trees run under tso only with
+ * X86SMC_OPTIMAL_TSO=1 in the environment (`--strategy optimal` is
+ * Source-DPOR there otherwise).
  */
 #include <assert.h>
 #include <pthread.h>

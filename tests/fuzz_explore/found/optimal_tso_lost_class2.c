@@ -17,6 +17,10 @@
  * Since the commit after fa7d173 (dpor.c stale_sleeper(): a sleeper that
  * read its own buffer wakes at that buffer's update): every outcome is
  * reached, with more executions than Source-DPOR (114 for 90).
+ *
+ * Since b08a0ae the wakeup trees run under tso only with
+ * X86SMC_OPTIMAL_TSO=1 in the environment (`--strategy optimal` is
+ * Source-DPOR there otherwise).
  */
 #include <assert.h>
 #include <pthread.h>
