@@ -133,6 +133,8 @@ bool dpor_hb(const struct dpor *d, unsigned a, const struct vc *c);
 bool dpor_ev_conflict(const struct dpor *d, const struct tr_event *a,
 		      const struct tr_event *b);
 uint64_t dpor_sleep_mask(const struct node *n);
+bool dpor_reads_own_buffer(const struct dpor *d, const struct tr_event *u,
+			   const struct tr_event *e);
 /* n's event, with the end's accesses if it ended the process in the
  * middle of its thread (n->ended): n->ev or *buf. */
 const struct tr_event *sleeper_event(const struct node *n,

@@ -137,45 +137,34 @@ static bool ends(const struct tr_event *e)
 	return false;
 }
 
-/* Do a and b not commute?  An end commutes with nothing of another
- * thread here: it disables them.  (Its accesses conflict only with
- * output and syscalls, which is right for the races and the sleep sets
- * -- nothing sees a plain access after the end -- but a sleeping end
- * taken as a weak initial of v says "exploring the end here covers v",
- * and v's events never run after it: found/optimal_sc_escape_exit.c
- * lost every outcome where t1 writes through the escaped pointer.) */
-/* Is u an update of e's thread's buffer (an event of its update
- * thread), and did e read from that buffer?  Such a read commutes with the update for its value (the
- * buffer before it, memory after), which is why dpor.c does not call
- * them a race; but after the update the read is one from memory, which
- * conflicts with the other threads' later updates.  A sleeping thread
- * whose event read its own buffer then passed as a weak initial of a v
- * with that update, and the reversal was dropped, though the thread's
- * read after v can read what no explored execution had it read
- * (fuzz-peers seed 3198: tso 44 executions for GenMC's and Nidhugg's
- * 48; samples/wakeup_own_update.c). */
+/* Does u, an event of e's thread's update thread, come before e in a
+ * way no conflict says?  A read e's buffer served (dpor.c
+ * dpor_reads_own_buffer: a sleeping thread with such a read passed as a
+ * weak initial of a v with that update; fuzz-peers seed 3198, tso: 44
+ * executions for GenMC's and Nidhugg's 48, samples/wakeup_own_update.c),
+ * or an event that waits for an empty buffer (its clock orders it after
+ * the update: with the two commuting, a v with the update before a
+ * thread's lock put the lock first, where it could not run, and the
+ * branch was dropped; seed 3298, samples/wakeup_drain.c).  Any event of
+ * the update thread: the pending one of dpor_ended is an unknown_event,
+ * not an EV_UPDATE. */
 static bool own_dep(const struct dpor *d, const struct tr_event *u,
-			 const struct tr_event *e)
+		    const struct tr_event *e)
 {
 	int slot = u->tid - TR_AUX_BASE;
 
-	/* any event of the update thread: the pending one of dpor_ended
-	 * is an unknown_event, not an EV_UPDATE */
 	if (slot < 0 || slot >= TR_AUX_BASE || d->owner[slot] != e->tid)
 		return false;
-	/* and what waits for an empty buffer comes after the update (its
-	 * clock says so, not a conflict): with the two commuting, a v with
-	 * the update before a thread's lock put the lock first, where it
-	 * could not run, and the branch was dropped (fuzz-peers seed 3298:
-	 * 3 outcomes missing under tso) */
-	if (ev_needs_drain(e))
-		return true;
-	for (int i = 0; i < e->nacc; i++)
-		if (e->fwd_seq[i] && e->fwd_slot[i] == slot)
-			return true;
-	return false;
+	return ev_needs_drain(e) || dpor_reads_own_buffer(d, u, e);
 }
 
+/* Do a and b not commute, for weak initials?  Besides their conflicts:
+ * an end commutes with nothing of another thread, it disables them (its
+ * accesses conflict only with output and syscalls, which is right for
+ * the races and the sleep sets -- nothing sees a plain access after the
+ * end -- but a sleeping end taken as a weak initial of v says "exploring
+ * the end here covers v", and v's events never run after it:
+ * samples/wakeup_end.c, found/optimal_sc_escape_exit.c); and own_dep. */
 static bool wconflict(const struct dpor *d, const struct tr_event *a,
 		      const struct tr_event *b)
 {

@@ -16,7 +16,6 @@ void await_reset(struct lthread *th)
 	th->aw.on = false;
 }
 
-
 /* X86SMC_NO_COUNTED_SPINS=1: no loop is taken for a counted spin, each
  * iteration's reads are events (for comparisons with checkers that count
  * every iteration: tests/bench/peers.py, docs/PERFORMANCE.md). */

@@ -14,7 +14,7 @@
  *   x86smc --model tso --strategy optimal --keep-going: 84, complete
  *   x86smc --model tso --strategy source  --keep-going: 90, complete
  *
- * Since the commit after fa7d173 (dpor.c stale_sleeper(): a sleeper that
+ * Since the commit after fa7d173 (dpor.c inherit_sleep: a sleeper that
  * read its own buffer wakes at that buffer's update): every outcome is
  * reached, with more executions than Source-DPOR (114 for 90).
  *

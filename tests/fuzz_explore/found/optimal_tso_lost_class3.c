@@ -16,7 +16,7 @@
  * t2's update before main's fetch-add with t2's load after it, and why
  * its insertion is skipped or merged.
  *
- * Since the commit after fa7d173 (dpor.c stale_sleeper(): a sleeper that
+ * Since the commit after fa7d173 (dpor.c inherit_sleep: a sleeper that
  * read its own buffer wakes at that buffer's update): every outcome is
  * reached, with more executions than Source-DPOR (39 for 27).
  *
