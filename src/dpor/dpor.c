@@ -352,6 +352,15 @@ static void granule_walk(struct dpor *d, uint64_t g, unsigned j, bool write,
 	long sg = gm_find(&gi->by_gran, g);
 	uint64_t mask = sg >= 0 ? gi->by_gran.mask[sg] & ~(1ull << p) : 0;
 
+	/* a thread and the updates of its own buffers never conflict
+	 * (dpor_ev_conflict): their events are not walked at all, which
+	 * would cost one step per store the thread ever made there */
+	if (p >= TR_AUX_BASE && p < MAXT && d->owner[p - TR_AUX_BASE] >= 0 &&
+	    d->nodes[j].ev.kind == EV_UPDATE)
+		mask &= ~(1ull << d->owner[p - TR_AUX_BASE]);
+	for (int s = 0; s < TR_AUX_BASE && p < TR_AUX_BASE; s++)
+		if (d->owner[s] == p)
+			mask &= ~(1ull << (TR_AUX_BASE + s));
 	for (; mask; mask &= mask - 1) {
 		int t = __builtin_ctzll(mask);
 		long st = gm_find(&gi->by_thread, gt_key(g, t));

@@ -145,11 +145,15 @@ void proc_set_watchdog(unsigned seconds)
 
 void proc_set_watchdog_ms(unsigned ms)
 {
+	static bool installed; /* once: this is called around every event */
 	struct sigaction sa = { .sa_handler = on_alarm };
 
 	watchdog_ms = ms;
+	if (installed || !ms)
+		return;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGALRM, &sa, NULL); /* no SA_RESTART: waitpid gets EINTR */
+	/* no SA_RESTART: waitpid gets EINTR */
+	installed = sigaction(SIGALRM, &sa, NULL) == 0;
 }
 
 static void arm(unsigned ms)

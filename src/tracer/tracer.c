@@ -1248,11 +1248,8 @@ uint32_t tracer_update_mask(const struct tracer *t)
 {
 	uint32_t m = 0;
 
-	for (int i = 0; i < t->nthreads; i++) {
-		const struct sb *b = &t->th[i].sb;
-		for (size_t k = 0; k < b->n; k++)
-			m |= 1u << sb_at(b, k)->tag;
-	}
+	for (int i = 0; i < t->nthreads; i++)
+		m |= sb_tags(&t->th[i].sb);
 	return m;
 }
 

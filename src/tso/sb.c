@@ -9,6 +9,17 @@ static struct sb_entry *at(const struct sb *b, size_t i)
 	return &b->e[(b->head + i) % b->cap];
 }
 
+static void hold(struct sb *b, int tag, int d)
+{
+	if (tag < 0 || tag >= SB_MAX_TAGS)
+		return;
+	b->held[tag] += (uint32_t)d;
+	if (b->held[tag])
+		b->tags |= 1u << tag;
+	else
+		b->tags &= ~(1u << tag);
+}
+
 static int grow(struct sb *b)
 {
 	size_t cap = b->cap ? 2 * b->cap : 8;
@@ -41,6 +52,7 @@ int sb_push(struct sb *b, uint64_t addr, const uint8_t *bytes, uint64_t size,
 		tag >= 0 && tag < SB_MAX_TAGS ? ++b->pushed[tag] : 0
 	};
 	b->n++;
+	hold(b, tag, 1);
 	return 0;
 }
 
@@ -53,6 +65,7 @@ void sb_pop(struct sb *b)
 {
 	if (!b->n)
 		return;
+	hold(b, at(b, 0)->tag, -1);
 	free(at(b, 0)->bytes);
 	b->head = (b->head + 1) % b->cap;
 	b->n--;
@@ -85,6 +98,7 @@ void sb_pop_tag(struct sb *b, int tag)
 
 	if (i == b->n)
 		return;
+	hold(b, tag, -1);
 	free(at(b, i)->bytes);
 	for (; i > 0; i--) /* close the gap from the old side */
 		*at(b, i) = *at(b, i - 1);
@@ -153,13 +167,20 @@ void sb_free(struct sb *b)
 
 int sb_check(const struct sb *b)
 {
+	uint32_t held[SB_MAX_TAGS] = { 0 }, tags = 0;
+
 	if (b->n > b->cap || (b->cap && b->head >= b->cap))
 		return -1;
-	for (size_t i = 0; i < b->n; i++)
-		if (!at(b, i)->bytes || at(b, i)->addr + at(b, i)->size <
-						 at(b, i)->addr)
+	for (size_t i = 0; i < b->n; i++) {
+		const struct sb_entry *e = at(b, i);
+		if (!e->bytes || e->addr + e->size < e->addr)
 			return -1;
-	return 0;
+		if (e->tag >= 0 && e->tag < SB_MAX_TAGS) {
+			held[e->tag]++;
+			tags |= 1u << e->tag;
+		}
+	}
+	return tags == b->tags && !memcmp(held, b->held, sizeof held) ? 0 : -1;
 }
 
 int sb_copy(struct sb *dst, const struct sb *src)

@@ -33,6 +33,8 @@ struct sb {
 	struct sb_entry *e; /* ring of cap entries, n used from head */
 	size_t head, n, cap;
 	uint32_t pushed[SB_MAX_TAGS]; /* stores pushed per tag */
+	uint32_t held[SB_MAX_TAGS];   /* entries held now, per tag */
+	uint32_t tags;                /* the tags with held[tag] > 0 */
 };
 
 int sb_push(struct sb *b, uint64_t addr, const uint8_t *bytes,
@@ -47,6 +49,12 @@ void sb_pop_tag(struct sb *b, int tag);
  * each; stops when fn returns non-zero and returns that. */
 int sb_overlaps(const struct sb *b, uint64_t addr, uint64_t size,
 		int (*fn)(const struct sb_entry *e, void *arg), void *arg);
+/* The tags the buffer holds entries of, as a mask (tags < 32; O(1),
+ * however long the buffer: a thread may buffer 100,000 stores). */
+static inline uint32_t sb_tags(const struct sb *b)
+{
+	return b->tags;
+}
 /* Entry i, 0 = oldest (i < b->n). */
 const struct sb_entry *sb_at(const struct sb *b, size_t i);
 static inline bool sb_empty(const struct sb *b)
