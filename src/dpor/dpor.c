@@ -34,6 +34,8 @@ static size_t gm_slot(const struct gmap *m, uint64_t key)
 	return i;
 }
 
+static void gm_free(struct gmap *m);
+
 static int gm_grow(struct gmap *m)
 {
 	struct gmap n = { .n = m->n };
@@ -42,12 +44,11 @@ static int gm_grow(struct gmap *m)
 	n.key = calloc(n.cap, sizeof *n.key);
 	n.all = malloc(n.cap * sizeof *n.all);
 	n.wr = malloc(n.cap * sizeof *n.wr);
+	n.ball = malloc(n.cap * 8 * sizeof *n.ball);
+	n.bwr = malloc(n.cap * 8 * sizeof *n.bwr);
 	n.mask = malloc(n.cap * sizeof *n.mask);
-	if (!n.key || !n.all || !n.wr || !n.mask) {
-		free(n.key);
-		free(n.all);
-		free(n.wr);
-		free(n.mask);
+	if (!n.key || !n.all || !n.wr || !n.ball || !n.bwr || !n.mask) {
+		gm_free(&n);
 		return -1;
 	}
 	for (size_t i = 0; i < m->cap; i++) {
@@ -57,12 +58,11 @@ static int gm_grow(struct gmap *m)
 		n.key[s] = m->key[i];
 		n.all[s] = m->all[i];
 		n.wr[s] = m->wr[i];
+		memcpy(n.ball + 8 * s, m->ball + 8 * i, 8 * sizeof *n.ball);
+		memcpy(n.bwr + 8 * s, m->bwr + 8 * i, 8 * sizeof *n.bwr);
 		n.mask[s] = m->mask[i];
 	}
-	free(m->key);
-	free(m->all);
-	free(m->wr);
-	free(m->mask);
+	gm_free(m);
 	*m = n;
 	return 0;
 }
@@ -78,6 +78,8 @@ static long gm_get(struct gmap *m, uint64_t key)
 	if (!m->key[s]) {
 		m->key[s] = key + 1;
 		m->all[s] = m->wr[s] = -1;
+		for (int b = 0; b < 8; b++)
+			m->ball[8 * s + b] = m->bwr[8 * s + b] = -1;
 		m->mask[s] = 0;
 		m->n++;
 	}
@@ -99,6 +101,8 @@ static void gm_free(struct gmap *m)
 	free(m->key);
 	free(m->all);
 	free(m->wr);
+	free(m->ball);
+	free(m->bwr);
 	free(m->mask);
 }
 
@@ -117,8 +121,21 @@ static uint64_t gt_key(uint64_t gran, int tid)
 	return gran << 6 | (uint64_t)tid;
 }
 
-static int gi_add(struct gindex *g, uint64_t gran, unsigned node, int tid,
-		  bool write)
+/* The bytes of granule gran that [addr, addr + size) touches (a size of
+ * 0 counts as 1, as the granule loops do). */
+static uint8_t gran_bytes(uint64_t gran, uint64_t addr, uint64_t size)
+{
+	uint64_t lo = gran << 3, hi = lo + 8, end = addr + (size ? size : 1);
+	uint64_t a = addr > lo ? addr : lo, b = end < hi ? end : hi;
+	uint8_t m = 0;
+
+	for (uint64_t x = a; x < b; x++)
+		m |= (uint8_t)(1u << (x - lo));
+	return m;
+}
+
+static int gi_add(struct gindex *g, uint64_t gran, uint8_t bytes,
+		  unsigned node, int tid, bool write)
 {
 	long sg, st;
 
@@ -134,6 +151,10 @@ static int gi_add(struct gindex *g, uint64_t gran, unsigned node, int tid,
 		if (!(a = realloc(g->enext_wr, cap * sizeof *a)))
 			return -1;
 		g->enext_wr = a;
+		uint8_t *m = realloc(g->emask, cap);
+		if (!m)
+			return -1;
+		g->emask = m;
 		g->capent = cap;
 	}
 	sg = gm_get(&g->by_gran, gran);
@@ -147,8 +168,53 @@ static int gi_add(struct gindex *g, uint64_t gran, unsigned node, int tid,
 	g->enext_wr[g->nent] = write ? g->by_thread.wr[st] : -1;
 	if (write)
 		g->by_thread.wr[st] = (int32_t)g->nent;
+	g->emask[g->nent] = bytes;
+	for (int b = 0; b < 8; b++) {
+		if (!(bytes & 1u << b))
+			continue;
+		g->by_thread.ball[8 * st + b] = (int32_t)g->nent;
+		if (write)
+			g->by_thread.bwr[8 * st + b] = (int32_t)g->nent;
+	}
 	g->nent++;
 	return 0;
+}
+
+/* The first entry from e on (older) that touches byte b and is not
+ * node's, -1 if none. */
+static int32_t gi_next_byte(const struct gindex *g, int32_t e, int b,
+			    const int32_t *next, int32_t node)
+{
+	while (e >= 0 && (!(g->emask[e] & 1u << b) || g->enode[e] == node))
+		e = next[e];
+	return e;
+}
+
+/* Node node of thread tid became stutter (dpor_stutter): its entries on
+ * granule gran leave the index, so that no walk steps over them again
+ * (a writer waking a spinning thread N times walked its N stutter
+ * iterations at each write).  They are the newest of (gran, tid): every
+ * later event of tid is stutter too and left before it. */
+static void gi_drop(struct gindex *g, uint64_t gran, int tid, int32_t node)
+{
+	struct gmap *m = &g->by_thread;
+	long st = gm_find(m, gt_key(gran, tid));
+
+	if (st < 0)
+		return;
+	while (m->all[st] >= 0 && g->enode[m->all[st]] == node)
+		m->all[st] = g->enext_all[m->all[st]];
+	while (m->wr[st] >= 0 && g->enode[m->wr[st]] == node)
+		m->wr[st] = g->enext_wr[m->wr[st]];
+	for (int b = 0; b < 8; b++) {
+		int32_t *a = &m->ball[8 * st + b], *w = &m->bwr[8 * st + b];
+		if (*a >= 0 && g->enode[*a] == node)
+			*a = gi_next_byte(g, g->enext_all[*a], b,
+					  g->enext_all, node);
+		if (*w >= 0 && g->enode[*w] == node)
+			*w = gi_next_byte(g, g->enext_wr[*w], b,
+					  g->enext_wr, node);
+	}
 }
 
 static void gi_clear(struct gindex *g)
@@ -204,6 +270,7 @@ void dpor_free(struct dpor *d)
 	free(d->gi.enode);
 	free(d->gi.enext_all);
 	free(d->gi.enext_wr);
+	free(d->gi.emask);
 	free(d->big);
 	free(d->stamp);
 	free(d->cand);
@@ -344,8 +411,8 @@ static int cmp_desc(const void *x, const void *y)
  * whatever the length of the execution (issue 16: a loop of 20,000
  * increments cost 47 s when every event looked at all the earlier ones
  * on its granule). */
-static void granule_walk(struct dpor *d, uint64_t g, unsigned j, bool write,
-			 struct vc *c, unsigned *nc)
+static void granule_walk(struct dpor *d, uint64_t g, uint8_t bytes,
+			 unsigned j, bool write, struct vc *c, unsigned *nc)
 {
 	const struct gindex *gi = &d->gi;
 	int p = d->nodes[j].ev.tid;
@@ -364,10 +431,20 @@ static void granule_walk(struct dpor *d, uint64_t g, unsigned j, bool write,
 	for (; mask; mask &= mask - 1) {
 		int t = __builtin_ctzll(mask);
 		long st = gm_find(&gi->by_thread, gt_key(g, t));
-		int32_t e = st < 0 ? -1 : write ? gi->by_thread.all[st]
-						: gi->by_thread.wr[st];
+		const int32_t *head = st < 0 ? NULL
+				      : (write ? gi->by_thread.ball
+					       : gi->by_thread.bwr) + 8 * st;
+		int32_t e = -1;
+		/* the newest of t's entries here that touch j's bytes:
+		 * entries of other bytes are no conflict (int fields side by
+		 * side: each thread's writes walked all the other's) */
+		for (int b = 0; head && b < 8; b++)
+			if (bytes & 1u << b && head[b] > e)
+				e = head[b];
 		for (; e >= 0; e = write ? gi->enext_all[e] : gi->enext_wr[e]) {
 			unsigned i = (unsigned)gi->enode[e];
+			if (!(gi->emask[e] & bytes))
+				continue;
 			if (d->nodes[i].stutter)
 				continue; /* a spin iteration: no race */
 			if (dpor_hb(d, i, c))
@@ -402,7 +479,8 @@ static unsigned candidates(struct dpor *d, unsigned j, const struct vc *c0)
 		}
 		uint64_t last = a->size ? a->addr + a->size - 1 : a->addr;
 		for (uint64_t g = a->addr >> 3; g <= last >> 3; g++)
-			granule_walk(d, g, j, a->rw & DEC_WRITE, &c, &nc);
+			granule_walk(d, g, gran_bytes(g, a->addr, a->size), j,
+				     a->rw & DEC_WRITE, &c, &nc);
 	}
 	for (unsigned b = 0; b < d->nbig; b++)
 		consider(d, d->big[b], j, &nc);
@@ -414,6 +492,8 @@ static int index_event(struct dpor *d, unsigned j)
 {
 	const struct tr_event *ev = &d->nodes[j].ev;
 
+	if (d->nodes[j].stutter)
+		return 0; /* races with nothing later (granule_walk) */
 	for (int k = 0; k < ev->nacc; k++) {
 		const struct dec_access *a = &ev->acc[k];
 		if (a->size > BIG_ACCESS) {
@@ -430,8 +510,8 @@ static int index_event(struct dpor *d, unsigned j)
 		}
 		uint64_t last = a->size ? a->addr + a->size - 1 : a->addr;
 		for (uint64_t g = a->addr >> 3; g <= last >> 3; g++)
-			if (gi_add(&d->gi, g, j, ev->tid,
-				   a->rw & DEC_WRITE) < 0)
+			if (gi_add(&d->gi, g, gran_bytes(g, a->addr, a->size),
+				   j, ev->tid, a->rw & DEC_WRITE) < 0)
 				return -1;
 	}
 	return 0;
@@ -744,6 +824,14 @@ static void end_races(struct dpor *d, unsigned k)
 	unsigned nc, nr = 0;
 
 	ev_end_accesses(n->ev.acc, &n->ev.nacc);
+	/* the end's accesses read no buffer: what the event's own accesses
+	 * had in these fields must not make them buffer-served reads
+	 * (buffered_read) */
+	for (int i = 0; i < n->ev.nacc; i++) {
+		n->ev.rval[i] = n->ev.wval[i] = 0;
+		n->ev.fwd_seq[i] = 0;
+		n->ev.fwd_slot[i] = 0;
+	}
 	if (ensure_scratch(d, k + 1) == 0) {
 		nc = candidates(d, k, &c);
 		for (unsigned x = 0; x < nc; x++) {
@@ -1039,12 +1127,29 @@ int dpor_executed(struct dpor *d, unsigned k, const struct tr_event *ev)
 	return analyse(d, k);
 }
 
+/* Node j's entries leave the index (it became stutter: gi_drop). */
+static void unindex_event(struct dpor *d, unsigned j)
+{
+	const struct tr_event *ev = &d->nodes[j].ev;
+
+	for (int k = 0; k < ev->nacc; k++) {
+		const struct dec_access *a = &ev->acc[k];
+		if (a->size > BIG_ACCESS)
+			continue; /* d->big keeps it (a whole-memory access) */
+		uint64_t last = a->size ? a->addr + a->size - 1 : a->addr;
+		for (uint64_t g = a->addr >> 3; g <= last >> 3; g++)
+			gi_drop(&d->gi, g, ev->tid, (int32_t)j);
+	}
+}
+
 void dpor_stutter(struct dpor *d, unsigned k, int tid, int n)
 {
 	for (unsigned j = k < d->n ? k : d->n; j-- > 0 && n > 0;) {
 		struct node *nj = &d->nodes[j];
 		if (!nj->executed || nj->ev.tid != tid)
 			continue;
+		if (!nj->stutter)
+			unindex_event(d, j);
 		nj->stutter = true;
 		nj->stutter_at = k;
 		n--;

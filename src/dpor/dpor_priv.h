@@ -67,13 +67,20 @@ struct wt {
 struct gmap {
 	uint64_t *key; /* key + 1, 0 = empty */
 	int32_t *all, *wr; /* by_thread: chain heads */
+	/* by_thread: per byte of the granule, the newest entry of the
+	 * chain (all, writing) that touches it: slot * 8 + byte */
+	int32_t *ball, *bwr;
 	uint64_t *mask;    /* by_gran: threads */
 	size_t cap, n;
 };
 
+/* Entry e: an event's access to one granule (enode[e]: its node), the
+ * bytes of the granule it touches (emask[e]), the next older entry of
+ * the same (granule, thread), all and writing (enext_*). */
 struct gindex {
 	struct gmap by_gran, by_thread;
 	int32_t *enode, *enext_all, *enext_wr;
+	uint8_t *emask;
 	size_t nent, capent;
 };
 

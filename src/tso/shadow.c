@@ -62,8 +62,12 @@ int tso_exec(struct sb *b, struct dec_access *acc, int *nacc, uint64_t *rval,
 	int n = *nacc, r = -1, kept = 0;
 
 	*nst = 0;
+	/* fwd[] is the caller's on every path (a faulting access returns
+	 * early): left unset, it made a crash a buffer-served read of its
+	 * stack garbage, and the crash missed its races with output at
+	 * random (crash_after_output tso: 112 or 123 executions) */
 	for (int i = 0; i < n; i++)
-		from[i] = (struct tso_fwd){ -1, 0 };
+		from[i] = fwd[i] = (struct tso_fwd){ -1, 0 };
 	for (int i = 0; i < n; i++) { /* step 1 */
 		if (acc[i].size > MAX_SHADOW ||
 		    !(s[i].orig = malloc(acc[i].size ? acc[i].size : 1)))

@@ -983,7 +983,8 @@ class CountCase(Case):
         missing = self.require(binary)
         if missing:
             return "FAIL", missing
-        r = Run(self.model, [], binary, self.args, log).run()
+        # the sample's `// x86smc:` options (--keep-going past an error)
+        r = Run(self.model, self.s.opts, binary, self.args, log).run()
         why = r.problem(self.model)
         if why:
             return "FAIL", why
