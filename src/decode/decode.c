@@ -448,6 +448,155 @@ static void alu(struct build *b)
 		b->out->alu = a;
 }
 
+/* A GPR operand of a local instruction: its register, width, hi8. */
+static bool loc_reg(const ZydisDecodedOperand *op, int8_t *reg, uint8_t *w,
+		    bool *hi8)
+{
+	if (!gpr_operand(op))
+		return false;
+	*reg = (int8_t)gpr(op->reg.value);
+	*w = (uint8_t)(op->size / 8);
+	*hi8 = hi8_reg(op->reg.value);
+	return *reg >= DEC_RAX && *reg <= DEC_R15 && width_ok(*w);
+}
+
+/* The condition code of jcc (70+cc, 0F 80+cc), cmovcc (0F 40+cc) and
+ * setcc (0F 90+cc); -1 for other opcodes (jrcxz, loop). */
+static int cond_of(const ZydisDecodedInstruction *zi, uint8_t base0f,
+		   bool short_form)
+{
+	if (short_form && zi->opcode_map == ZYDIS_OPCODE_MAP_DEFAULT &&
+	    (zi->opcode & 0xf0) == 0x70)
+		return zi->opcode & 0xf;
+	if (zi->opcode_map == ZYDIS_OPCODE_MAP_0F &&
+	    (zi->opcode & 0xf0) == base0f)
+		return zi->opcode & 0xf;
+	return -1;
+}
+
+/* Fill b->out->loc for the register-only shapes struct dec_local lists. */
+static void local(struct build *b)
+{
+	const ZydisDecodedInstruction *zi = b->zi;
+	const ZydisDecodedOperand *o = b->ops;
+	struct dec_insn *out = b->out;
+	struct dec_local l = { .dst = DEC_NOREG, .src = DEC_NOREG,
+			       .base = DEC_NOREG, .index = DEC_NOREG };
+	int nvis = zi->operand_count_visible, cc;
+	uint8_t w2;
+
+	/* lea and nop [mem] compute an address and touch no data */
+	bool nodata = out->cls == DEC_NO_DATA;
+
+	if (b->unsupported || out->lock || out->rep || out->rsp_delta ||
+	    (!nodata && (out->cls != DEC_PLAIN || out->nmem)))
+		return;
+	switch (zi->mnemonic) {
+	case ZYDIS_MNEMONIC_NOP:
+	case ZYDIS_MNEMONIC_ENDBR64:
+		l.op = DEC_LOC_NOP;
+		break;
+	case ZYDIS_MNEMONIC_JMP:
+		if (out->flow != DEC_FLOW_JMP || !out->target)
+			return;
+		l.op = DEC_LOC_JMP;
+		break;
+	case ZYDIS_MNEMONIC_MOV:
+		if (nvis != 2 || !loc_reg(&o[0], &l.dst, &l.width, &l.dst_hi8))
+			return;
+		if (o[1].type == ZYDIS_OPERAND_TYPE_IMMEDIATE) {
+			l.imm_src = true;
+			l.imm = o[1].imm.value.s;
+		} else if (!loc_reg(&o[1], &l.src, &w2, &l.src_hi8) ||
+			   w2 != l.width) {
+			return;
+		}
+		l.op = DEC_LOC_MOV;
+		break;
+	case ZYDIS_MNEMONIC_MOVZX:
+	case ZYDIS_MNEMONIC_MOVSX:
+	case ZYDIS_MNEMONIC_MOVSXD:
+		if (nvis != 2 || !loc_reg(&o[0], &l.dst, &l.width, &l.dst_hi8) ||
+		    !loc_reg(&o[1], &l.src, &l.swidth, &l.src_hi8) ||
+		    l.swidth > l.width || l.width < 2)
+			return;
+		l.ext = zi->mnemonic == ZYDIS_MNEMONIC_MOVZX ? DEC_EXT_ZERO
+							     : DEC_EXT_SIGN;
+		l.op = DEC_LOC_MOVX;
+		break;
+	case ZYDIS_MNEMONIC_LEA: {
+		const ZydisDecodedOperandMem *m = &o[1].mem;
+		if (nvis != 2 || o[1].type != ZYDIS_OPERAND_TYPE_MEMORY ||
+		    !loc_reg(&o[0], &l.dst, &l.width, &l.dst_hi8) ||
+		    l.width < 2 || (zi->address_width != 32 &&
+				    zi->address_width != 64))
+			return;
+		l.base = (int8_t)gpr(m->base);
+		l.index = (int8_t)gpr(m->index);
+		if ((m->base != ZYDIS_REGISTER_NONE && l.base == DEC_NOREG) ||
+		    (m->index != ZYDIS_REGISTER_NONE &&
+		     (l.index == DEC_NOREG || l.index == DEC_RIP)))
+			return;
+		l.scale = m->scale ? m->scale : 1;
+		l.imm = m->disp.value;
+		l.awidth = (uint8_t)(zi->address_width / 8);
+		l.op = DEC_LOC_LEA;
+		break;
+	}
+	default:
+		if (zi->meta.category == ZYDIS_CATEGORY_COND_BR) {
+			cc = cond_of(zi, 0x80, true);
+			if (cc < 0 || out->flow != DEC_FLOW_JCC || !out->target)
+				return;
+			l.cond = (uint8_t)cc;
+			l.op = DEC_LOC_JCC;
+			break;
+		}
+		if (zi->meta.category == ZYDIS_CATEGORY_CMOV) {
+			cc = cond_of(zi, 0x40, false);
+			if (cc < 0 || nvis != 2 ||
+			    !loc_reg(&o[0], &l.dst, &l.width, &l.dst_hi8) ||
+			    !loc_reg(&o[1], &l.src, &w2, &l.src_hi8) ||
+			    w2 != l.width || l.width < 2)
+				return;
+			l.cond = (uint8_t)cc;
+			l.op = DEC_LOC_CMOV;
+			break;
+		}
+		if (zi->meta.category == ZYDIS_CATEGORY_SETCC) {
+			cc = cond_of(zi, 0x90, false);
+			if (cc < 0 || nvis != 1 ||
+			    !loc_reg(&o[0], &l.dst, &l.width, &l.dst_hi8) ||
+			    l.width != 1)
+				return;
+			l.cond = (uint8_t)cc;
+			l.op = DEC_LOC_SETCC;
+			break;
+		}
+		l.alu = b->row->alu;
+		if (l.alu == DEC_ALU_NONE || l.alu == DEC_ALU_XCHG ||
+		    l.alu == DEC_ALU_XADD || l.alu == DEC_ALU_CMPXCHG)
+			return;
+		bool unary = l.alu == DEC_ALU_INC || l.alu == DEC_ALU_DEC ||
+			     l.alu == DEC_ALU_NEG || l.alu == DEC_ALU_NOT;
+		if (nvis != (unary ? 1 : 2) ||
+		    !loc_reg(&o[0], &l.dst, &l.width, &l.dst_hi8))
+			return;
+		if (!unary && o[1].type == ZYDIS_OPERAND_TYPE_IMMEDIATE) {
+			l.imm_src = true;
+			l.imm = o[1].imm.value.s;
+		} else if (!unary && (!loc_reg(&o[1], &l.src, &w2, &l.src_hi8) ||
+				      w2 != l.width)) {
+			return;
+		}
+		l.op = DEC_LOC_ALU;
+		break;
+	}
+	if (nodata && l.op != DEC_LOC_NOP && l.op != DEC_LOC_LEA)
+		return;
+	out->loc = l;
+}
+
 static void copy(struct build *b)
 {
 	const ZydisDecodedOperand *d = &b->ops[0], *s = &b->ops[1];
@@ -599,6 +748,7 @@ int dec_decode(const uint8_t *code, size_t n, uint64_t pc,
 		alu(&b);
 	else
 		out->alu.reg = DEC_NOREG;
+	local(&b);
 	return 0;
 }
 

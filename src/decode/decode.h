@@ -220,6 +220,38 @@ struct dec_alu {
 	int64_t imm;
 };
 
+/* A register-only instruction the tracer can run itself between two
+ * events, instead of letting the target run to its next stop (the stop
+ * costs ~10 us here; src/tracer/emulate.h, emu_local):
+ *   nop, endbr64; jmp rel, jcc rel (cond: the condition code, 0..15);
+ *   mov r, r|imm; movzx, movsx, movsxd r, r; lea r, [base+index*scale+d];
+ *   cmovcc r, r; setcc r8;
+ *   add, or, adc, sbb, and, sub, xor, cmp, test   r, r|imm
+ *   inc, dec, neg, not                            r
+ * op DEC_LOC_NONE for every other instruction and operand shape (memory
+ * operands, shifts, multiplies, flags undefined by the architecture).
+ * dst, src: enum dec_reg (src DEC_NOREG with an immediate or none);
+ * width: the destination's bytes; swidth: movzx/movsx's source bytes;
+ * imm: the immediate as the CPU extends it, lea's displacement; base:
+ * enum dec_reg, DEC_RIP or DEC_NOREG; awidth: lea's address size. */
+enum dec_loc_op {
+	DEC_LOC_NONE = 0, DEC_LOC_NOP, DEC_LOC_JMP, DEC_LOC_JCC,
+	DEC_LOC_MOV, DEC_LOC_MOVX, DEC_LOC_LEA, DEC_LOC_CMOV, DEC_LOC_SETCC,
+	DEC_LOC_ALU,
+};
+
+struct dec_local {
+	uint8_t op;   /* enum dec_loc_op */
+	uint8_t alu;  /* DEC_LOC_ALU: enum dec_alu_op */
+	uint8_t width, swidth, awidth;
+	uint8_t ext;  /* DEC_LOC_MOVX: enum dec_ext */
+	uint8_t cond; /* JCC, CMOV, SETCC */
+	uint8_t scale;
+	bool dst_hi8, src_hi8, imm_src;
+	int8_t dst, src, base, index;
+	int64_t imm;
+};
+
 struct dec_insn {
 	uint64_t pc;
 	uint8_t len;
@@ -251,6 +283,7 @@ struct dec_insn {
 	struct dec_copy copy;
 	struct dec_mov mov;
 	struct dec_alu alu;
+	struct dec_local loc;
 	uint16_t mnemonic;      /* decoder-specific id, for statistics only */
 	uint8_t bytes[16];      /* the instruction's bytes [0, len): for
 				 * disassembly in reports (dec_format) */

@@ -492,8 +492,10 @@ static int index_event(struct dpor *d, unsigned j)
 {
 	const struct tr_event *ev = &d->nodes[j].ev;
 
-	if (d->nodes[j].stutter)
-		return 0; /* races with nothing later (granule_walk) */
+	/* a stutter event races with nothing later (granule_walk): it is
+	 * not indexed by granule (d->big keeps every big access) */
+	bool stutter = d->nodes[j].stutter;
+
 	for (int k = 0; k < ev->nacc; k++) {
 		const struct dec_access *a = &ev->acc[k];
 		if (a->size > BIG_ACCESS) {
@@ -509,7 +511,7 @@ static int index_event(struct dpor *d, unsigned j)
 			continue;
 		}
 		uint64_t last = a->size ? a->addr + a->size - 1 : a->addr;
-		for (uint64_t g = a->addr >> 3; g <= last >> 3; g++)
+		for (uint64_t g = a->addr >> 3; g <= last >> 3 && !stutter; g++)
 			if (gi_add(&d->gi, g, gran_bytes(g, a->addr, a->size),
 				   j, ev->tid, a->rw & DEC_WRITE) < 0)
 				return -1;

@@ -208,6 +208,93 @@ int emu_mov(const struct dec_mov *m, struct emu_state *s)
 	return 0;
 }
 
+/* Condition code cc (0..15, as in jcc 70+cc) on the flags f. */
+static bool cond(uint64_t f, unsigned cc)
+{
+	bool sf = f & FL_SF, of = f & FL_OF, zf = f & FL_ZF, r;
+
+	switch (cc >> 1) {
+	case 0: r = of; break;
+	case 1: r = f & FL_CF; break;
+	case 2: r = zf; break;
+	case 3: r = (f & FL_CF) || zf; break;
+	case 4: r = sf; break;
+	case 5: r = f & FL_PF; break;
+	case 6: r = sf != of; break;
+	default: r = zf || sf != of; break;
+	}
+	return cc & 1 ? !r : r;
+}
+
+static uint64_t rd(const struct emu_state *s, int reg, bool hi8, unsigned w)
+{
+	return (hi8 ? s->gpr[reg] >> 8 : s->gpr[reg]) & mask(w);
+}
+
+int emu_local(const struct dec_insn *in, struct emu_state *s, uint64_t *rip)
+{
+	const struct dec_local *l = &in->loc;
+	uint64_t next = *rip + in->len, m = mask(l->width), v, fl;
+	uint64_t old = s->rflags & EMU_FLAGS;
+
+	switch (l->op) {
+	case DEC_LOC_NOP:
+		break;
+	case DEC_LOC_JMP:
+		next = in->target;
+		break;
+	case DEC_LOC_JCC:
+		if (cond(s->rflags, l->cond))
+			next = in->target;
+		break;
+	case DEC_LOC_MOV:
+		v = l->imm_src ? (uint64_t)l->imm : rd(s, l->src, l->src_hi8, 8);
+		set_reg(s, l->dst, l->dst_hi8, l->width, v & m);
+		break;
+	case DEC_LOC_MOVX:
+		v = rd(s, l->src, l->src_hi8, l->swidth);
+		if (l->ext == DEC_EXT_SIGN && (v & sign(l->swidth)))
+			v |= ~mask(l->swidth);
+		set_reg(s, l->dst, false, l->width, v & m);
+		break;
+	case DEC_LOC_LEA:
+		v = (uint64_t)l->imm;
+		if (l->base == DEC_RIP)
+			v += next;
+		else if (l->base != DEC_NOREG)
+			v += s->gpr[l->base];
+		if (l->index != DEC_NOREG)
+			v += s->gpr[l->index] * l->scale;
+		if (l->awidth == 4)
+			v &= 0xffffffffu;
+		set_reg(s, l->dst, false, l->width, v & m);
+		break;
+	case DEC_LOC_CMOV: /* a 32-bit cmov zero-extends, moved or not */
+		v = cond(s->rflags, l->cond) ? rd(s, l->src, l->src_hi8, 8)
+					     : s->gpr[l->dst];
+		set_reg(s, l->dst, false, l->width, v & m);
+		break;
+	case DEC_LOC_SETCC:
+		set_reg(s, l->dst, l->dst_hi8, 1, cond(s->rflags, l->cond));
+		break;
+	case DEC_LOC_ALU:
+		v = binary(l->alu, rd(s, l->dst, l->dst_hi8, l->width),
+			   l->imm_src ? (uint64_t)l->imm & m
+			   : l->src != DEC_NOREG ? rd(s, l->src, l->src_hi8,
+						     l->width)
+						 : 0,
+			   l->width, old, &fl);
+		if (l->alu != DEC_ALU_CMP && l->alu != DEC_ALU_TEST)
+			set_reg(s, l->dst, l->dst_hi8, l->width, v);
+		s->rflags = (s->rflags & ~EMU_FLAGS) | (fl & EMU_FLAGS);
+		break;
+	default:
+		return -1;
+	}
+	*rip = next;
+	return 1;
+}
+
 /* ---- the tracer: events performed without a single step ---- */
 
 static uint64_t *gpr_slot(struct user_regs_struct *r, int reg)
@@ -449,6 +536,25 @@ int tr_emulate(struct tracer *t, struct lthread *th, struct tr_event *ev,
 		break;
 	}
 	return perform(t, th, in, ev, buffered, r);
+}
+
+int tr_emulate_reg(struct tracer *t, struct lthread *th)
+{
+	const struct dec_insn *in = dcache_get(t->dc, th->regs.rip);
+	struct emu_state s;
+	uint64_t rip = th->regs.rip;
+
+	if (!in || in->loc.op == DEC_LOC_NONE || t->opts.sanity ||
+	    t->no_emulate)
+		return 0;
+	emu_from(&s, &th->regs);
+	if (emu_local(in, &s, &rip) <= 0)
+		return 0;
+	emu_to(&s, &th->regs);
+	th->regs.rip = rip;
+	t->regs_dirty = true;
+	t->st.local_emulated++;
+	return 1;
 }
 
 int tr_emulate_local(struct tracer *t, struct lthread *th)

@@ -56,4 +56,9 @@ int emu_alu(const struct dec_alu *a, struct emu_state *s);
  * one. */
 int emu_mov(const struct dec_mov *m, struct emu_state *s);
 
+/* Execute the register-only instruction in (struct dec_local) on s, at
+ * *rip, which becomes the next instruction's address.  Returns 1, or -1
+ * if in is not one (s unchanged). */
+int emu_local(const struct dec_insn *in, struct emu_state *s, uint64_t *rip);
+
 #endif

@@ -378,6 +378,8 @@ struct tracer_stats {
 			      * the loop: not counted spins after all */
 	uint64_t emulated;   /* events performed without a single step
 			      * (emulate.h) */
+	uint64_t local_emulated; /* register-only instructions between
+				  * events run by the tracer (emu_local) */
 	uint64_t pso_shared; /* pso stores put in a shared FIFO: out of
 			      * update threads */
 };

@@ -177,6 +177,11 @@ int tr_emulate(struct tracer *t, struct lthread *th, struct tr_event *ev,
  * its one memory operand is private), where it would be single-stepped:
  * a stop point the walk could not see past (a loop back to it). */
 int tr_emulate_local(struct tracer *t, struct lthread *th);
+/* The current thread th is at a register-only local instruction (struct
+ * dec_local): run it on th->regs, without resuming the target.  Returns 1
+ * if done, 0 if th must run it (not such an instruction; off under
+ * --sanity and X86SMC_NO_EMULATE). */
+int tr_emulate_reg(struct tracer *t, struct lthread *th);
 int tr_handle_stop_signal(struct tracer *t, const struct proc_stop *st);
 
 /* bp.c — persistent int3 breakpoints (see the comment in bp.c) */

@@ -531,11 +531,283 @@ static void test_not_emulated(void)
 	}
 }
 
+/* ---- register-only instructions (struct dec_local, emu_local) ---- */
+
+/* A random GPR other than rsp (the native run does not load it). */
+static int any_reg(void)
+{
+	int r;
+
+	do
+		r = (int)(rnd() % 16);
+	while (r == DEC_RSP);
+	return r;
+}
+
+/* [66] [rex] opcode... modrm(mod 11, reg, rm) for widths 1, 2, 4, 8; a
+ * byte operand names al..r15b (REX always) or, with hi8, ah..bh (no
+ * REX: reg and rm both below 4, +4 for the hi8 one). */
+static void reg_form(struct insn *in, const uint8_t *op, int nop, unsigned w,
+		     int reg, int rm, bool hi8_reg, bool hi8_rm, bool rex_ok)
+{
+	uint8_t rex = 0x40 | (w == 8 ? 8 : 0) | (reg >= 8 ? 4 : 0) |
+		      (rm >= 8 ? 1 : 0);
+
+	if (w == 2)
+		emit(in, 0x66);
+	if (!hi8_reg && !hi8_rm && rex_ok && (rex != 0x40 || w == 1))
+		emit(in, rex);
+	for (int i = 0; i < nop; i++)
+		emit(in, op[i]);
+	emit(in, (uint8_t)(0xc0 | ((hi8_reg ? reg + 4 : reg) & 7) << 3 |
+			   ((hi8_rm ? rm + 4 : rm) & 7)));
+}
+
+static unsigned nlocal, nlocal_fail;
+
+/* Decode in, run it with emu_local and natively (regs, flags); compare.
+ * next: where control must go (0: fall through). */
+static void local_case(const char *what, struct insn *in, uint8_t want_op)
+{
+	struct dec_insn d;
+	struct emu_state s;
+	uint64_t regs[16], flags = 0x202 | (rnd() & EMU_FLAGS);
+	uint64_t pc = (uint64_t)code_page, rip = pc; /* rip-relative lea */
+	int n = in->n;
+
+	emit(in, 0xc3);
+	for (int i = 0; i < 16; i++)
+		regs[i] = value(1u << (rnd() % 4));
+	nlocal++;
+	if (dec_decode(in->b, (size_t)n, pc, &d) < 0 ||
+	    d.loc.op != want_op || d.len != n) {
+		if (nlocal_fail++ < 10)
+			fprintf(stderr, "\n  %s: decoded as loc.op %d, len %d",
+				what, d.loc.op, d.len);
+		return;
+	}
+	memcpy(s.gpr, regs, sizeof regs);
+	s.rflags = flags;
+	s.mem = 0;
+	if (emu_local(&d, &s, &rip) != 1 || rip != pc + (unsigned)n) {
+		if (nlocal_fail++ < 10)
+			fprintf(stderr, "\n  %s: not emulated", what);
+		return;
+	}
+	load_code(in);
+	memcpy(unit_emu_cpu.gpr, regs, sizeof regs);
+	unit_emu_cpu.rflags = flags;
+	unit_emu_cpu.code = (uint64_t)code_page;
+	unit_emu_native();
+	bool bad = (unit_emu_cpu.rflags & EMU_FLAGS) != (s.rflags & EMU_FLAGS);
+	for (int i = 0; i < 16; i++)
+		bad |= i != DEC_RSP && unit_emu_cpu.gpr[i] != s.gpr[i];
+	if (bad && nlocal_fail++ < 10) {
+		fprintf(stderr, "\n  %s differs; bytes", what);
+		for (int i = 0; i < n; i++)
+			fprintf(stderr, " %02x", in->b[i]);
+	}
+}
+
+/* Two registers for a reg, rm form of width w: hi8 ones sometimes. */
+static void two_regs(unsigned w, int *reg, int *rm, bool *hr, bool *hm)
+{
+	*hr = *hm = false;
+	if (w == 1 && rnd() % 3 == 0) { /* no REX: al..bl and ah..bh */
+		*reg = (int)(rnd() % 4);
+		*rm = (int)(rnd() % 4);
+		*hr = rnd() % 2;
+		*hm = rnd() % 2;
+		return;
+	}
+	*reg = any_reg();
+	*rm = any_reg();
+	if (w == 1) /* spl is rsp's: avoided by any_reg; bpl, sil, dil ok */
+		return;
+}
+
+static void imm_bytes(struct insn *in, uint64_t v, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		emit(in, (uint8_t)(v >> (8 * i)));
+}
+
+static void test_local_against_cpu(void)
+{
+	static const char *const alu_name[] = { "add", "or", "adc", "sbb",
+						"and", "sub", "xor", "cmp" };
+	CU_ASSERT_PTR_NOT_NULL_FATAL(code_page);
+	for (int k = 0; k < 400; k++) {
+		for (unsigned w = 1; w <= 8; w *= 2) {
+			int reg, rm, a = (int)(rnd() % 8);
+			bool hr, hm;
+			struct insn in = { .n = 0 };
+			uint8_t op[2];
+			char what[64];
+
+			/* alu r/m, r and r, r/m */
+			two_regs(w, &reg, &rm, &hr, &hm);
+			op[0] = (uint8_t)(8 * a + (w == 1 ? 0 : 1) +
+					  (rnd() % 2 ? 2 : 0));
+			reg_form(&in, op, 1, w, reg, rm, hr, hm, true);
+			snprintf(what, sizeof what, "%s r%u, r", alu_name[a],
+				 8 * w);
+			local_case(what, &in, DEC_LOC_ALU);
+			/* alu r, imm8 / imm */
+			in.n = 0;
+			two_regs(w, &reg, &rm, &hr, &hm);
+			bool i8 = w > 1 && rnd() % 2;
+			op[0] = w == 1 ? 0x80 : i8 ? 0x83 : 0x81;
+			reg_form(&in, op, 1, w, a, rm, false, hm, true);
+			imm_bytes(&in, value(4), w == 1 || i8 ? 1 : w == 2 ? 2 : 4);
+			snprintf(what, sizeof what, "%s r%u, imm", alu_name[a],
+				 8 * w);
+			local_case(what, &in, DEC_LOC_ALU);
+			/* test r, r; test r, imm */
+			in.n = 0;
+			op[0] = w == 1 ? 0x84 : 0x85;
+			reg_form(&in, op, 1, w, reg, rm, hr, hm, true);
+			local_case("test r, r", &in, DEC_LOC_ALU);
+			in.n = 0;
+			op[0] = w == 1 ? 0xf6 : 0xf7;
+			reg_form(&in, op, 1, w, 0, rm, false, hm, true);
+			imm_bytes(&in, value(4), w == 1 ? 1 : w == 2 ? 2 : 4);
+			local_case("test r, imm", &in, DEC_LOC_ALU);
+			/* inc, dec (fe/ff /0 /1), not, neg (f6/f7 /2 /3) */
+			in.n = 0;
+			int u = (int)(rnd() % 4);
+			op[0] = u < 2 ? (w == 1 ? 0xfe : 0xff)
+				      : (w == 1 ? 0xf6 : 0xf7);
+			reg_form(&in, op, 1, w, u < 2 ? u : u, rm, false, hm,
+				 true);
+			local_case("inc/dec/not/neg r", &in, DEC_LOC_ALU);
+			/* mov r, r; mov r, imm */
+			in.n = 0;
+			op[0] = w == 1 ? 0x88 : 0x89;
+			reg_form(&in, op, 1, w, reg, rm, hr, hm, true);
+			local_case("mov r, r", &in, DEC_LOC_MOV);
+			in.n = 0;
+			op[0] = w == 1 ? 0xc6 : 0xc7;
+			reg_form(&in, op, 1, w, 0, rm, false, hm, true);
+			imm_bytes(&in, value(4), w == 1 ? 1 : w == 2 ? 2 : 4);
+			local_case("mov r, imm", &in, DEC_LOC_MOV);
+			if (w >= 2) {
+				/* movzx/movsx r, r8|r16; movsxd r64, r32 */
+				static const uint8_t x[][2] = {
+					{ 0x0f, 0xb6 }, { 0x0f, 0xb7 },
+					{ 0x0f, 0xbe }, { 0x0f, 0xbf } };
+				int e = (int)(rnd() % 4);
+				bool src8 = !(e & 1);
+				if (!src8 && w == 2)
+					e &= ~1; /* no r16 <- r16 form */
+				src8 = !(e & 1);
+				in.n = 0;
+				bool h = src8 && rm < 4 && reg < 4 && rnd() % 3 == 0;
+				reg_form(&in, x[e], 2, w, reg, rm, false, h, !h);
+				local_case("movzx/movsx", &in, DEC_LOC_MOVX);
+				/* cmovcc r, r */
+				in.n = 0;
+				uint8_t cm[2] = { 0x0f, (uint8_t)(0x40 + rnd() % 16) };
+				reg_form(&in, cm, 2, w, reg, rm, false, false, true);
+				local_case("cmovcc", &in, DEC_LOC_CMOV);
+				/* lea r, [base + index * scale + disp8] */
+				in.n = 0;
+				int base = any_reg(), index = any_reg();
+				uint8_t rex = 0x40 | (w == 8 ? 8 : 0) |
+					      (reg >= 8 ? 4 : 0) |
+					      (index >= 8 ? 2 : 0) |
+					      (base >= 8 ? 1 : 0);
+				if (rnd() % 3 == 0)
+					emit(&in, 0x67); /* 32-bit address */
+				if (w == 2)
+					emit(&in, 0x66);
+				if (rex != 0x40)
+					emit(&in, rex);
+				emit(&in, 0x8d);
+				emit(&in, (uint8_t)(0x44 | (reg & 7) << 3));
+				emit(&in, (uint8_t)((rnd() % 4) << 6 |
+						    (index & 7) << 3 | (base & 7)));
+				emit(&in, (uint8_t)rnd());
+				local_case("lea", &in, DEC_LOC_LEA);
+				/* lea r, [rip + disp32] */
+				in.n = 0;
+				if (w == 2)
+					emit(&in, 0x66);
+				emit(&in, (uint8_t)(0x40 | (w == 8 ? 8 : 0) |
+						    (reg >= 8 ? 4 : 0)));
+				emit(&in, 0x8d);
+				emit(&in, (uint8_t)(0x05 | (reg & 7) << 3));
+				imm_bytes(&in, value(4), 4);
+				local_case("lea rip", &in, DEC_LOC_LEA);
+			}
+			if (w == 8) {
+				in.n = 0;
+				reg_form(&in, (const uint8_t[]){ 0x63 }, 1, 8, reg,
+					 rm, false, false, true);
+				local_case("movsxd", &in, DEC_LOC_MOVX);
+				/* movabs r64, imm64 */
+				in.n = 0;
+				emit(&in, (uint8_t)(0x48 | (rm >= 8 ? 1 : 0)));
+				emit(&in, (uint8_t)(0xb8 + (rm & 7)));
+				imm_bytes(&in, value(8), 8);
+				local_case("movabs", &in, DEC_LOC_MOV);
+			}
+			if (w == 1) { /* setcc r8 */
+				in.n = 0;
+				uint8_t sc[2] = { 0x0f, (uint8_t)(0x90 + rnd() % 16) };
+				reg_form(&in, sc, 2, 1, 0, rm, false, hm, true);
+				local_case("setcc", &in, DEC_LOC_SETCC);
+			}
+		}
+	}
+	if (nlocal_fail)
+		fprintf(stderr, "\n  %u of %u local cases differ\n",
+			nlocal_fail, nlocal);
+	CU_ASSERT_EQUAL(nlocal_fail, 0);
+	CU_ASSERT(nlocal > 10000);
+}
+
+/* jcc and jmp: the decoder's condition and target, emu_local's choice
+ * (setcc, above, checks every condition against the CPU). */
+static void test_local_branches(void)
+{
+	struct dec_insn d;
+	struct emu_state s = { .rflags = 0x202 | 0x40 }; /* ZF */
+	uint64_t rip;
+	static const uint8_t je8[] = { 0x74, 0x10 }, jne32[] = { 0x0f, 0x85,
+		0x00, 0x01, 0x00, 0x00 }, jmp8[] = { 0xeb, 0xfe },
+		jrcxz[] = { 0xe3, 0x10 }, shl[] = { 0xd1, 0xe0 };
+
+	CU_ASSERT_EQUAL_FATAL(dec_decode(je8, 2, 0x1000, &d), 0);
+	CU_ASSERT_EQUAL(d.loc.op, DEC_LOC_JCC);
+	CU_ASSERT_EQUAL(d.loc.cond, 4);
+	rip = 0x1000;
+	CU_ASSERT_EQUAL(emu_local(&d, &s, &rip), 1);
+	CU_ASSERT_EQUAL(rip, 0x1012); /* taken */
+	CU_ASSERT_EQUAL_FATAL(dec_decode(jne32, 6, 0x1000, &d), 0);
+	CU_ASSERT_EQUAL(d.loc.op, DEC_LOC_JCC);
+	rip = 0x1000;
+	CU_ASSERT_EQUAL(emu_local(&d, &s, &rip), 1);
+	CU_ASSERT_EQUAL(rip, 0x1006); /* not taken */
+	CU_ASSERT_EQUAL_FATAL(dec_decode(jmp8, 2, 0x1000, &d), 0);
+	CU_ASSERT_EQUAL(d.loc.op, DEC_LOC_JMP);
+	rip = 0x1000;
+	CU_ASSERT_EQUAL(emu_local(&d, &s, &rip), 1);
+	CU_ASSERT_EQUAL(rip, 0x1000);
+	/* jrcxz reads rcx, not the flags; shl's flags are partly undefined */
+	CU_ASSERT_EQUAL_FATAL(dec_decode(jrcxz, 2, 0x1000, &d), 0);
+	CU_ASSERT_EQUAL(d.loc.op, DEC_LOC_NONE);
+	CU_ASSERT_EQUAL_FATAL(dec_decode(shl, 2, 0x1000, &d), 0);
+	CU_ASSERT_EQUAL(d.loc.op, DEC_LOC_NONE);
+}
+
 static CU_TestInfo tests[] = {
 	{ "emu_alu against the CPU", test_against_cpu },
 	{ "emu_mov against the CPU", test_movs_against_cpu },
 	{ "flag rules", test_flag_rules },
 	{ "left to the single step", test_not_emulated },
+	{ "emu_local against the CPU", test_local_against_cpu },
+	{ "emu_local: branches", test_local_branches },
 	CU_TEST_INFO_NULL,
 };
 
