@@ -474,6 +474,63 @@ static int cond_of(const ZydisDecodedInstruction *zi, uint8_t base0f,
 	return -1;
 }
 
+/* push r64|imm, pop r64, leave, call rel, ret: *l, or false. */
+static bool stack_op(struct build *b, struct dec_local *l)
+{
+	const ZydisDecodedInstruction *zi = b->zi;
+	const ZydisDecodedOperand *o = b->ops;
+	int nvis = zi->operand_count_visible;
+	uint8_t w;
+
+	switch (zi->mnemonic) {
+	case ZYDIS_MNEMONIC_PUSH:
+		if (nvis != 1)
+			return false;
+		if (o[0].type == ZYDIS_OPERAND_TYPE_IMMEDIATE) {
+			l->imm_src = true;
+			l->imm = o[0].imm.value.s;
+		} else if (!loc_reg(&o[0], &l->src, &w, &l->src_hi8) ||
+			   w != 8) {
+			return false;
+		}
+		l->op = DEC_LOC_PUSH;
+		return true;
+	case ZYDIS_MNEMONIC_POP:
+		if (nvis != 1 || !loc_reg(&o[0], &l->dst, &w, &l->dst_hi8) ||
+		    w != 8 || l->dst == DEC_RSP)
+			return false;
+		l->op = DEC_LOC_POP;
+		return true;
+	case ZYDIS_MNEMONIC_LEAVE:
+		l->op = DEC_LOC_LEAVE;
+		return true;
+	case ZYDIS_MNEMONIC_CALL:
+	case ZYDIS_MNEMONIC_JMP:
+		if (b->out->flow == DEC_FLOW_CALL && b->out->target) {
+			l->op = DEC_LOC_CALL;
+			return true;
+		}
+		/* through a rip-relative pointer */
+		if (nvis != 1 || o[0].type != ZYDIS_OPERAND_TYPE_MEMORY ||
+		    o[0].mem.base != ZYDIS_REGISTER_RIP ||
+		    o[0].mem.index != ZYDIS_REGISTER_NONE || o[0].size != 64 ||
+		    o[0].mem.segment == ZYDIS_REGISTER_FS ||
+		    o[0].mem.segment == ZYDIS_REGISTER_GS)
+			return false;
+		l->imm = o[0].mem.disp.value;
+		l->op = zi->mnemonic == ZYDIS_MNEMONIC_CALL ? DEC_LOC_CALLM
+							    : DEC_LOC_JMPM;
+		return true;
+	case ZYDIS_MNEMONIC_RET:
+		if (nvis != 0 || b->out->flow != DEC_FLOW_RET)
+			return false;
+		l->op = DEC_LOC_RET;
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* Fill b->out->loc for the register-only shapes struct dec_local lists. */
 static void local(struct build *b)
 {
@@ -488,6 +545,11 @@ static void local(struct build *b)
 	/* lea and nop [mem] compute an address and touch no data */
 	bool nodata = out->cls == DEC_NO_DATA;
 
+	if (!b->unsupported && !out->lock && out->cls == DEC_PLAIN &&
+	    zi->operand_width == 64 && stack_op(b, &l)) {
+		out->loc = l;
+		return;
+	}
 	if (b->unsupported || out->lock || out->rep || out->rsp_delta ||
 	    (!nodata && (out->cls != DEC_PLAIN || out->nmem)))
 		return;
@@ -523,6 +585,21 @@ static void local(struct build *b)
 		l.ext = zi->mnemonic == ZYDIS_MNEMONIC_MOVZX ? DEC_EXT_ZERO
 							     : DEC_EXT_SIGN;
 		l.op = DEC_LOC_MOVX;
+		break;
+	case ZYDIS_MNEMONIC_CBW:
+	case ZYDIS_MNEMONIC_CWDE:
+	case ZYDIS_MNEMONIC_CDQE:
+	case ZYDIS_MNEMONIC_CWD:
+	case ZYDIS_MNEMONIC_CDQ:
+	case ZYDIS_MNEMONIC_CQO:
+		l.width = (uint8_t)(zi->operand_width / 8);
+		if (l.width < 2 || !width_ok(l.width))
+			return;
+		l.op = zi->mnemonic == ZYDIS_MNEMONIC_CBW ||
+				       zi->mnemonic == ZYDIS_MNEMONIC_CWDE ||
+				       zi->mnemonic == ZYDIS_MNEMONIC_CDQE
+			       ? DEC_LOC_CEXT
+			       : DEC_LOC_CDQ;
 		break;
 	case ZYDIS_MNEMONIC_LEA: {
 		const ZydisDecodedOperandMem *m = &o[1].mem;

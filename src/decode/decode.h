@@ -228,6 +228,7 @@ struct dec_alu {
  *   cmovcc r, r; setcc r8;
  *   add, or, adc, sbb, and, sub, xor, cmp, test   r, r|imm
  *   inc, dec, neg, not                            r
+ *   cbw/cwde/cdqe, cwd/cdq/cqo; push, pop, leave, call rel, ret
  * op DEC_LOC_NONE for every other instruction and operand shape (memory
  * operands, shifts, multiplies, flags undefined by the architecture).
  * dst, src: enum dec_reg (src DEC_NOREG with an immediate or none);
@@ -238,6 +239,15 @@ enum dec_loc_op {
 	DEC_LOC_NONE = 0, DEC_LOC_NOP, DEC_LOC_JMP, DEC_LOC_JCC,
 	DEC_LOC_MOV, DEC_LOC_MOVX, DEC_LOC_LEA, DEC_LOC_CMOV, DEC_LOC_SETCC,
 	DEC_LOC_ALU,
+	DEC_LOC_CEXT, /* cbw, cwde, cdqe (width: the result's) */
+	DEC_LOC_CDQ,  /* cwd, cdq, cqo */
+	/* the stack (64-bit operands; the tracer checks the slot private):
+	 * push r|imm (src, imm), pop r (dst, not rsp), leave, call rel
+	 * (target), ret (no immediate) */
+	DEC_LOC_PUSH, DEC_LOC_POP, DEC_LOC_LEAVE, DEC_LOC_CALL, DEC_LOC_RET,
+	/* jmp, call [rip + imm] (a PLT slot: the target is read there;
+	 * x86smc runs the program with LD_BIND_NOW) */
+	DEC_LOC_JMPM, DEC_LOC_CALLM,
 };
 
 struct dec_local {

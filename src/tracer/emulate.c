@@ -277,6 +277,16 @@ int emu_local(const struct dec_insn *in, struct emu_state *s, uint64_t *rip)
 	case DEC_LOC_SETCC:
 		set_reg(s, l->dst, l->dst_hi8, 1, cond(s->rflags, l->cond));
 		break;
+	case DEC_LOC_CEXT: /* al -> ax, ax -> eax, eax -> rax */
+		v = s->gpr[DEC_RAX] & mask(l->width / 2);
+		if (v & sign(l->width / 2))
+			v |= ~mask(l->width / 2);
+		set_reg(s, DEC_RAX, false, l->width, v & m);
+		break;
+	case DEC_LOC_CDQ: /* the sign of ax, eax, rax into dx, edx, rdx */
+		v = s->gpr[DEC_RAX] & sign(l->width) ? m : 0;
+		set_reg(s, DEC_RDX, false, l->width, v);
+		break;
 	case DEC_LOC_ALU:
 		v = binary(l->alu, rd(s, l->dst, l->dst_hi8, l->width),
 			   l->imm_src ? (uint64_t)l->imm & m
@@ -538,15 +548,136 @@ int tr_emulate(struct tracer *t, struct lthread *th, struct tr_event *ev,
 	return perform(t, th, in, ev, buffered, r);
 }
 
+/* Make the window cover [a, a + n) (one page): from a little below a
+ * (stacks grow down) up to PROC_CACHE_MAX bytes, within a's page. */
+static bool window_at(struct tracer *t, uint64_t a, unsigned n)
+{
+	uint64_t end = a + n, page = a & ~4095ull;
+
+	if (end < a || (a >> 12) != ((end - 1) >> 12))
+		return false;
+	if (proc_cached(&t->proc, a, n))
+		return true;
+	uint64_t lo = a >= page + 512 ? a - 512 : page;
+	uint64_t hi = lo + PROC_CACHE_MAX;
+	if (hi > page + 4096)
+		hi = page + 4096;
+	return hi >= end && proc_cache_load(&t->proc, lo, hi - lo);
+}
+
+/* The 8-byte stack slot at a, private to th, through the window. */
+static bool slot(struct tracer *t, const struct lthread *th, uint64_t a,
+		 uint64_t *v, bool write)
+{
+	struct dec_access acc = { a, 8, write ? DEC_WRITE : DEC_READ,
+				  DEC_MEM_STACK };
+
+	if (!tr_private(t, th, &acc) || !access_ok(t, a, 8, write) ||
+	    !window_at(t, a, 8))
+		return false;
+	return write ? proc_write(&t->proc, a, v, 8) == 8
+		     : proc_read(&t->proc, a, v, 8) == 8;
+}
+
+/* push, pop, leave, call rel, ret (struct dec_local) on th's registers
+ * and private stack.  1 if done, 0 if not (nothing changed). */
+static int stack_local(struct tracer *t, struct lthread *th,
+		       const struct dec_insn *in)
+{
+	const struct dec_local *l = &in->loc;
+	struct user_regs_struct *r = &th->regs;
+	uint64_t next = r->rip + in->len, v;
+	struct emu_state s;
+
+	emu_from(&s, r);
+	switch (l->op) {
+	case DEC_LOC_JMPM:
+	case DEC_LOC_CALLM: {
+		uint64_t p = next + (uint64_t)l->imm, to;
+		if (!access_ok(t, p, 8, false) ||
+		    proc_read(&t->proc, p, &to, 8) != 8)
+			return 0;
+		v = next;
+		if (l->op == DEC_LOC_CALLM) {
+			if (!slot(t, th, r->rsp - 8, &v, true))
+				return 0;
+			r->rsp -= 8;
+		}
+		r->rip = to;
+		break;
+	}
+	case DEC_LOC_PUSH:
+	case DEC_LOC_CALL:
+		v = l->op == DEC_LOC_CALL ? next
+		    : l->imm_src	  ? (uint64_t)l->imm
+					  : s.gpr[l->src];
+		if (!slot(t, th, r->rsp - 8, &v, true))
+			return 0;
+		r->rsp -= 8;
+		r->rip = l->op == DEC_LOC_CALL ? in->target : next;
+		break;
+	case DEC_LOC_POP:
+	case DEC_LOC_RET:
+		if (!slot(t, th, r->rsp, &v, false))
+			return 0;
+		r->rsp += 8;
+		if (l->op == DEC_LOC_RET) {
+			r->rip = v;
+			break;
+		}
+		emu_from(&s, r);
+		s.gpr[l->dst] = v;
+		emu_to(&s, r);
+		r->rip = next;
+		break;
+	case DEC_LOC_LEAVE: /* mov rsp, rbp; pop rbp */
+		if (!slot(t, th, r->rbp, &v, false))
+			return 0;
+		r->rsp = r->rbp + 8;
+		r->rbp = v;
+		r->rip = next;
+		break;
+	default:
+		return 0;
+	}
+	t->regs_dirty = true;
+	t->st.local_emulated++;
+	return 1;
+}
+
+/* A local mov or ALU instruction whose one access is private (classify
+ * found no event): performed through the window of memory around it
+ * (struct proc_cache), so that a run of -O0 stack accesses between two
+ * events costs one read and one write-back instead of a stop. */
+static int window_local(struct tracer *t, struct lthread *th,
+			const struct dec_insn *in)
+{
+	struct dec_access acc[DEC_MAX_MEM];
+	struct dec_regs dr;
+
+	if (in->cls != DEC_PLAIN || (!in->mov.ok && in->alu.op == DEC_ALU_NONE))
+		return 0;
+	tr_dec_regs(&th->regs, &dr);
+	if (dec_accesses(in, &dr, acc, DEC_MAX_MEM) != 1 || !acc[0].size ||
+	    acc[0].size > 8)
+		return 0;
+	if (!window_at(t, acc[0].addr, (unsigned)acc[0].size))
+		return 0;
+	return tr_emulate_local(t, th) > 0;
+}
+
 int tr_emulate_reg(struct tracer *t, struct lthread *th)
 {
 	const struct dec_insn *in = dcache_get(t->dc, th->regs.rip);
 	struct emu_state s;
 	uint64_t rip = th->regs.rip;
 
-	if (!in || in->loc.op == DEC_LOC_NONE || t->opts.sanity ||
-	    t->no_emulate)
+	if (!in || t->opts.sanity || t->no_emulate)
 		return 0;
+	if (in->loc.op == DEC_LOC_NONE)
+		return window_local(t, th, in);
+	if (in->loc.op >= DEC_LOC_PUSH)
+		return stack_local(t, th, in);
 	emu_from(&s, &th->regs);
 	if (emu_local(in, &s, &rip) <= 0)
 		return 0;

@@ -438,9 +438,21 @@ int proc_wait(struct proc *p, bool any, struct proc_stop *st)
 	return 0;
 }
 
+/* Requests that only read or set the stopped process's registers and
+ * state: the others may run it, so the window is written back first. */
+static bool runs_nothing(enum __ptrace_request r)
+{
+	return r == PTRACE_GETREGS || r == PTRACE_SETREGS ||
+	       r == PTRACE_GETREGSET || r == PTRACE_SETREGSET ||
+	       r == PTRACE_GETSIGMASK || r == PTRACE_SETSIGMASK ||
+	       r == PTRACE_GETSIGINFO || r == PTRACE_GETEVENTMSG;
+}
+
 static int req(struct proc *p, enum __ptrace_request r, void *addr,
 	       void *data)
 {
+	if (!runs_nothing(r) && proc_flush(p) < 0)
+		return -1;
 	int pp = prof_enter(PROF_PTRACE);
 	long rc = ptrace(r, p->pid, addr, data);
 
@@ -520,8 +532,72 @@ long proc_geteventmsg(struct proc *p)
 	return (long)msg;
 }
 
+static bool in_cache(const struct proc_cache *c, pid_t pid, uint64_t addr,
+		     size_t n)
+{
+	return c->pid && c->pid == pid && addr >= c->lo &&
+	       addr + n <= c->lo + c->n && addr + n >= addr;
+}
+
+static bool overlaps_cache(const struct proc_cache *c, pid_t pid,
+			   uint64_t addr, size_t n)
+{
+	return c->pid && c->pid == pid && addr < c->lo + c->n &&
+	       c->lo < addr + n;
+}
+
+bool proc_cached(const struct proc *p, uint64_t addr, size_t n)
+{
+	return in_cache(&p->cache, p->pid, addr, n);
+}
+
+int proc_flush(struct proc *p)
+{
+	struct proc_cache *c = &p->cache;
+	int r = 0;
+
+	if (c->pid && c->pid == p->pid && c->dhi > c->dlo) {
+		int pp = prof_enter(PROF_MEM);
+		size_t n = c->dhi - c->dlo;
+		if (pwrite(p->memfd, c->b + c->dlo, n,
+			   (off_t)(c->lo + c->dlo)) != (ssize_t)n)
+			r = -1;
+		prof_leave(pp);
+	}
+	c->pid = 0;
+	c->dlo = c->dhi = 0;
+	return r;
+}
+
+bool proc_cache_load(struct proc *p, uint64_t addr, size_t n)
+{
+	struct proc_cache *c = &p->cache;
+
+	if (proc_flush(p) < 0 || n > PROC_CACHE_MAX || !n ||
+	    (addr >> 12) != ((addr + n - 1) >> 12))
+		return false;
+	struct iovec local = { c->b, n };
+	struct iovec remote = { (void *)addr, n };
+	int pp = prof_enter(PROF_MEM);
+	ssize_t r = process_vm_readv(p->pid, &local, 1, &remote, 1, 0);
+	prof_leave(pp);
+	if (r != (ssize_t)n)
+		return false;
+	c->pid = p->pid;
+	c->lo = addr;
+	c->n = (uint32_t)n;
+	c->dlo = c->dhi = 0;
+	return true;
+}
+
 size_t proc_read(struct proc *p, uint64_t addr, void *buf, size_t n)
 {
+	if (in_cache(&p->cache, p->pid, addr, n)) {
+		memcpy(buf, p->cache.b + (addr - p->cache.lo), n);
+		return n;
+	}
+	if (overlaps_cache(&p->cache, p->pid, addr, n) && proc_flush(p) < 0)
+		return 0;
 	struct iovec local = { buf, n };
 	struct iovec remote = { (void *)addr, n };
 	int pp = prof_enter(PROF_MEM);
@@ -535,6 +611,22 @@ size_t proc_read(struct proc *p, uint64_t addr, void *buf, size_t n)
 
 size_t proc_write(struct proc *p, uint64_t addr, const void *buf, size_t n)
 {
+	struct proc_cache *c = &p->cache;
+
+	if (in_cache(c, p->pid, addr, n)) {
+		uint32_t lo = (uint32_t)(addr - c->lo), hi = lo + (uint32_t)n;
+		memcpy(c->b + lo, buf, n);
+		if (c->dhi <= c->dlo) {
+			c->dlo = lo;
+			c->dhi = hi;
+		} else {
+			c->dlo = lo < c->dlo ? lo : c->dlo;
+			c->dhi = hi > c->dhi ? hi : c->dhi;
+		}
+		return n;
+	}
+	if (overlaps_cache(c, p->pid, addr, n) && proc_flush(p) < 0)
+		return 0;
 	int pp = prof_enter(PROF_MEM);
 	ssize_t r = pwrite(p->memfd, buf, n, (off_t)addr);
 
@@ -546,7 +638,8 @@ pid_t proc_detach(struct proc *p, int sig)
 {
 	pid_t pid = p->pid;
 
-	if (pid <= 0 || ptrace(PTRACE_DETACH, pid, 0, (void *)(long)sig) < 0)
+	if (pid <= 0 || proc_flush(p) < 0 ||
+	    ptrace(PTRACE_DETACH, pid, 0, (void *)(long)sig) < 0)
 		return -1;
 	if (p->memfd >= 0)
 		close(p->memfd);
@@ -560,6 +653,7 @@ int proc_attach_pid(struct proc *p, pid_t pid)
 	if (p->memfd >= 0)
 		close(p->memfd);
 	p->pid = pid;
+	p->cache.pid = 0; /* another process: a copied window is not its */
 	p->stale_interrupts = 0; /* another process */
 	return open_mem(p);
 }
@@ -571,6 +665,7 @@ void proc_kill(struct proc *p)
 	if (p->pid <= 0)
 		return;
 	int pp = prof_enter(PROF_KILL);
+	p->cache.pid = 0; /* nothing to write back into a dead process */
 	kill(p->pid, SIGKILL);
 	for (;;) { /* reap it, whatever signal interrupts the wait */
 		pid_t r = waitpid(p->pid, &ws, __WALL);

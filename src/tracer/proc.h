@@ -41,6 +41,19 @@ struct proc_stop {
 	pid_t pid;  /* the process that stopped */
 };
 
+/* A window of the stopped process's memory the tracer reads and writes
+ * without a syscall each (proc_cache_load): writes stay here until the
+ * process resumes (any ptrace request that may run it), is detached, or
+ * an access outside the window overlaps it.  For the private stack
+ * accesses of local code the tracer runs itself (emulate.c). */
+#define PROC_CACHE_MAX 1024
+struct proc_cache {
+	pid_t pid;          /* whose memory (0: empty) */
+	uint64_t lo;        /* [lo, lo + n) */
+	uint32_t n, dlo, dhi; /* dirty: [lo + dlo, lo + dhi) */
+	uint8_t b[PROC_CACHE_MAX];
+};
+
 struct proc {
 	pid_t pid;
 	int memfd;        /* /proc/pid/mem, for writes (also to text) */
@@ -51,6 +64,7 @@ struct proc {
 	 * swallows it and repeats the resume (last_req) */
 	int stale_interrupts;
 	int last_req;
+	struct proc_cache cache;
 };
 
 struct proc_launch_opts {
@@ -91,6 +105,12 @@ long proc_geteventmsg(struct proc *p);
  * of bytes transferred; short on unmapped memory. */
 size_t proc_read(struct proc *p, uint64_t addr, void *buf, size_t n);
 size_t proc_write(struct proc *p, uint64_t addr, const void *buf, size_t n);
+/* Make [addr, addr + n) (n <= PROC_CACHE_MAX, within one page) the
+ * window (struct proc_cache); false if it cannot be read.  proc_flush
+ * writes its dirty bytes back (done before every resume). */
+bool proc_cache_load(struct proc *p, uint64_t addr, size_t n);
+bool proc_cached(const struct proc *p, uint64_t addr, size_t n);
+int proc_flush(struct proc *p);
 
 /* Let the stopped process go (--gdb, --core: handoff.c), delivering sig
  * as it resumes (SIGSTOP: it stays stopped, untraced); p forgets it.

@@ -897,15 +897,18 @@ static void spin_follow(struct tracer *t, struct lthread *th)
 
 /* Run the current thread's local code up to its next visible event.
  * Returns 0 (pending event set), 1 (execution ended), -1 (failure). */
-/* Register-only instructions the tracer runs itself before an event
- * (emu_local), at most: one stop costs as much as ~100 of them. */
-#define LOCAL_EMULATED 48
+/* Local instructions the tracer runs itself before an event (emu_local,
+ * tr_emulate_reg), at most: one stop costs as much as ~50-100 of them.
+ * A run that reaches no event within them is remembered by its first pc
+ * (local_long): from there the target runs the code itself. */
+#define LOCAL_EMULATED 256
 
 static int advance(struct tracer *t)
 {
 	struct lthread *th = &t->th[t->cur];
 	struct quiet q = { 0 };
 	int r, local_left = LOCAL_EMULATED;
+	uint64_t local_from = 0; /* where the current run began */
 
 	if (t->native) {
 		if (tr_run_free(t) < 0)
@@ -964,11 +967,21 @@ static int advance(struct tracer *t)
 		/* register-only code up to the next event: run by the tracer,
 		 * not by the target (a stop saved), a few instructions at a
 		 * time; a loop of such code goes on natively */
+		uint64_t *lp = &t->local_long[(th->regs.rip >> 2) % 64];
+		if (!local_from && *lp == th->regs.rip)
+			local_left = 0; /* ran out from here before */
 		if (local_left > 0 && !th->aw.armed && !th->aw.watch &&
 		    !(th->sigpending & ~th->sigmask) &&
-		    !is_fence(t, th->regs.rip) && tr_emulate_reg(t, th) > 0) {
-			local_left--;
-			continue;
+		    !is_fence(t, th->regs.rip)) {
+			uint64_t pc = th->regs.rip;
+			if (tr_emulate_reg(t, th) > 0) {
+				if (!local_from)
+					local_from = pc;
+				if (--local_left == 0) /* no event in sight */
+					t->local_long[(local_from >> 2) % 64] =
+						local_from;
+				continue;
+			}
 		}
 		if (quiet_spin(t, th, &q))
 			return 0; /* loops for ever without an event */

@@ -94,6 +94,10 @@ struct tracer {
 	struct tr_end end;
 	struct output out[3];    /* [1] stdout, [2] stderr */
 	struct dcache *dc;
+	/* pcs where a run of local code the tracer ran itself (advance,
+	 * LOCAL_EMULATED) reached no event: from there the target runs it
+	 * (direct-mapped by pc) */
+	uint64_t local_long[64];
 	struct maps maps;
 	struct bp *bps;          /* sorted by addr */
 	size_t nbps, capbps;

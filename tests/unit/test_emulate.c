@@ -752,6 +752,19 @@ static void test_local_against_cpu(void)
 				imm_bytes(&in, value(8), 8);
 				local_case("movabs", &in, DEC_LOC_MOV);
 			}
+			if (w >= 2) { /* cbw/cwde/cdqe, cwd/cdq/cqo */
+				for (int c = 0; c < 2; c++) {
+					in.n = 0;
+					if (w == 2)
+						emit(&in, 0x66);
+					if (w == 8)
+						emit(&in, 0x48);
+					emit(&in, (uint8_t)(0x98 + c));
+					local_case(c ? "cwd/cdq/cqo" : "cbw/cwde/cdqe",
+						   &in, c ? DEC_LOC_CDQ
+							  : DEC_LOC_CEXT);
+				}
+			}
 			if (w == 1) { /* setcc r8 */
 				in.n = 0;
 				uint8_t sc[2] = { 0x0f, (uint8_t)(0x90 + rnd() % 16) };
@@ -801,6 +814,41 @@ static void test_local_branches(void)
 	CU_ASSERT_EQUAL(d.loc.op, DEC_LOC_NONE);
 }
 
+/* The stack shapes the tracer runs itself, and the ones it leaves. */
+static void test_local_stack_shapes(void)
+{
+	static const struct {
+		uint8_t b[8];
+		int n;
+		uint8_t op;
+	} cases[] = {
+		{ { 0x55 }, 1, DEC_LOC_PUSH },                  /* push rbp */
+		{ { 0x41, 0x57 }, 2, DEC_LOC_PUSH },            /* push r15 */
+		{ { 0x6a, 0x05 }, 2, DEC_LOC_PUSH },            /* push 5 */
+		{ { 0x66, 0x50 }, 2, DEC_LOC_NONE },            /* push ax */
+		{ { 0x5d }, 1, DEC_LOC_POP },                   /* pop rbp */
+		{ { 0x5c }, 1, DEC_LOC_NONE },                  /* pop rsp */
+		{ { 0xc9 }, 1, DEC_LOC_LEAVE },                 /* leave */
+		{ { 0xe8, 0, 0, 0, 0 }, 5, DEC_LOC_CALL },      /* call rel32 */
+		{ { 0xc3 }, 1, DEC_LOC_RET },                   /* ret */
+		{ { 0xc2, 0x08, 0x00 }, 3, DEC_LOC_NONE },      /* ret 8 */
+		{ { 0xff, 0xd0 }, 2, DEC_LOC_NONE },            /* call rax */
+		{ { 0xff, 0x25, 1, 0, 0, 0 }, 6, DEC_LOC_JMPM }, /* jmp [rip+1] */
+		{ { 0xff, 0x15, 1, 0, 0, 0 }, 6, DEC_LOC_CALLM },/* call [rip+1] */
+		{ { 0xff, 0x20 }, 2, DEC_LOC_NONE },            /* jmp [rax] */
+		{ { 0x8f, 0x00 }, 2, DEC_LOC_NONE },            /* pop [rax] */
+		{ { 0x48, 0x98 }, 2, DEC_LOC_CEXT },      /* cdqe */
+	};
+	struct dec_insn d;
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		CU_ASSERT_EQUAL_FATAL(
+			dec_decode(cases[i].b, (size_t)cases[i].n, 0x1000, &d),
+			0);
+		CU_ASSERT_EQUAL(d.loc.op, cases[i].op);
+	}
+}
+
 static CU_TestInfo tests[] = {
 	{ "emu_alu against the CPU", test_against_cpu },
 	{ "emu_mov against the CPU", test_movs_against_cpu },
@@ -808,6 +856,7 @@ static CU_TestInfo tests[] = {
 	{ "left to the single step", test_not_emulated },
 	{ "emu_local against the CPU", test_local_against_cpu },
 	{ "emu_local: branches", test_local_branches },
+	{ "emu_local: stack shapes", test_local_stack_shapes },
 	CU_TEST_INFO_NULL,
 };
 
