@@ -81,7 +81,7 @@ enum link {
  * state at least every RANK_BEAT s. */
 #define RANK_SILENCE 5.0
 #define RANK_BEAT 0.25
-#define NAP_MAX 8
+#define NAP_MAX 2
 
 enum msg {
 	/* worker -> coordinator; payloads start with the epoch (u32) */

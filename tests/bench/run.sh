@@ -177,6 +177,24 @@ for src in samples/*.c; do
 	row "$s" --model sc --max-executions 1 build/samples/$s-O2 $args
 done
 echo
+echo "== one long execution (tests/bench/long_exec.c): us per event at 10^4, 10^5, 10^6 events (sc)"
+mkdir -p build/bench
+for opt in O1 O0; do
+	b=build/bench/long_exec-$opt
+	cc -$opt -g -pthread -o $b tests/bench/long_exec.c || continue
+	for n in 5000 50000 500000; do
+		$X --model sc --max-executions 1 --max-steps 0 --json $J $b $n \
+			>/dev/null 2>&1
+		python3 - "$opt" "$J" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[2]))
+ev, t = j["events"], j["elapsed_s"]
+print("  -%s: %9d events %7.2f s %6.1f us/event %5.2f stops/event" % (
+      sys.argv[1], ev, t, 1e6 * t / max(ev, 1), j["ptrace_stops"] / max(ev, 1)))
+PY
+	done
+done
+echo
 echo "== native vs x86smc, long_main (10^8 iterations before the first thread)"
 for opt in O0 O2; do
 	b=build/samples/long_main-$opt
