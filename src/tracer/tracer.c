@@ -895,14 +895,14 @@ static void spin_follow(struct tracer *t, struct lthread *th)
 		spin_live(t, w);
 }
 
-/* Run the current thread's local code up to its next visible event.
- * Returns 0 (pending event set), 1 (execution ended), -1 (failure). */
 /* Local instructions the tracer runs itself before an event (emu_local,
  * tr_emulate_reg), at most: one stop costs as much as ~50-100 of them.
  * A run that reaches no event within them is remembered by its first pc
  * (local_long): from there the target runs the code itself. */
 #define LOCAL_EMULATED 256
 
+/* Run the current thread's local code up to its next visible event.
+ * Returns 0 (pending event set), 1 (execution ended), -1 (failure). */
 static int advance(struct tracer *t)
 {
 	struct lthread *th = &t->th[t->cur];
@@ -964,14 +964,14 @@ static int advance(struct tracer *t)
 		}
 		if (r > 0)
 			break;
-		/* register-only code up to the next event: run by the tracer,
-		 * not by the target (a stop saved), a few instructions at a
-		 * time; a loop of such code goes on natively */
+		/* local code up to the next event: run by the tracer, not by
+		 * the target (a stop saved); a loop of it goes on natively.
+		 * One instruction a turn: after a counted spin, spin_follow
+		 * looks at each (it single-stepped them before) */
 		uint64_t *lp = &t->local_long[(th->regs.rip >> 2) % 64];
 		if (!local_from && *lp == th->regs.rip)
 			local_left = 0; /* ran out from here before */
-		if (local_left > 0 && !th->aw.armed && !th->aw.watch &&
-		    !(th->sigpending & ~th->sigmask) &&
+		if (local_left > 0 && !(th->sigpending & ~th->sigmask) &&
 		    !is_fence(t, th->regs.rip)) {
 			uint64_t pc = th->regs.rip;
 			if (tr_emulate_reg(t, th) > 0) {
