@@ -473,7 +473,8 @@ void report_text(const struct results *r, FILE *f, bool outcomes)
 		r->elapsed_s);
 	if (r->assume_blocked)
 		fprintf(f, "  %lu more execution%s ended infeasible "
-			   "(assume-blocked: a __VERIFIER_assume failed)\n",
+			   "(assume-blocked: a __VERIFIER_assume failed, or "
+			   "a loop drew the same input for ever)\n",
 			r->assume_blocked, r->assume_blocked == 1 ? "" : "s");
 	if (r->sanity)
 		fprintf(f, "  sanity: %lu stepped instructions checked, %lu "

@@ -101,6 +101,15 @@ static bool only_reads(struct await_win *w, const struct tr_event *ev)
 	/* pause, sched_yield, nanosleep: yields (CHESS's good samaritan) */
 	if (ev->kind == EV_YIELD || ev->kind == EV_FENCE)
 		return true;
+	/* a value drawn (__VERIFIER_nondet_*): an iteration that comes back
+	 * to the same state with the values it drew would do so again; the
+	 * other values are explored where it drew them (SV-COMP's qrcu:
+	 * `while (1) { myidx = idx; if (nondet()) break; ... }` ran every
+	 * execution to --max-steps) */
+	if (ev->kind == EV_NONDET) {
+		w->drew = true;
+		return true;
+	}
 	if (ev->region || ev->sysno >= 0 || ev->nst)
 		return false;
 	if (ev->kind != EV_MEM && ev->kind != EV_RMW)
@@ -131,12 +140,26 @@ void await_after_event(struct tracer *t, struct lthread *th,
 		w->on = false;
 }
 
+/* Where th's pending event is, for telling the loop's events apart: its
+ * pc, or for a drawn value the return address into the caller (two
+ * __VERIFIER_nondet_int() calls of one iteration are at the same pc, the
+ * function's; taken for the loop's head, the second restarted the window
+ * at every iteration and qrcu's loop never closed) */
+static uint64_t site(const struct lthread *th)
+{
+	const struct tr_event *p = &th->info.pending;
+
+	return th->info.pending_known && p->kind == EV_NONDET && p->caller
+		       ? p->caller
+		       : th->regs.rip;
+}
+
 static void start(struct tracer *t, struct lthread *th)
 {
 	struct await_win *w = &th->aw;
 
 	w->on = true;
-	w->pc0 = th->regs.rip;
+	w->pc0 = site(th);
 	w->regs0 = th->regs;
 	/* hashed now, not lazily at the first return to pc0: waiting one
 	 * more iteration to hash there doubled the executions of the spin
@@ -145,6 +168,7 @@ static void start(struct tracer *t, struct lthread *th)
 	w->stack0 = await_stack_hash(t, th, &th->regs);
 	w->nev = 0;
 	w->nreads = 0;
+	w->drew = false;
 	w->pcs[0] = w->pc0;
 }
 
@@ -193,16 +217,16 @@ bool await_at_pending(struct tracer *t, struct lthread *th)
 	}
 	if (w->nev == 0)
 		return false;
-	if (th->regs.rip != w->pc0) {
+	if (site(th) != w->pc0) {
 		/* a pc seen before in this window: the loop's head may be
 		 * here, not where the window began (before the loop) */
 		for (int i = 1; i < w->nev && i < AW_MAX_EVENTS; i++)
-			if (w->pcs[i] == th->regs.rip) {
+			if (w->pcs[i] == site(th)) {
 				start(t, th);
 				return false;
 			}
 		if (w->nev < AW_MAX_EVENTS)
-			w->pcs[w->nev] = th->regs.rip;
+			w->pcs[w->nev] = site(th);
 		return false;
 	}
 	/* back at the iteration's start: the same state, or one that

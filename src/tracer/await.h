@@ -39,6 +39,9 @@ struct await_win {
 	struct await_read reads[AW_MAX_READS];
 	uint64_t pcs[AW_MAX_EVENTS]; /* pcs of its events so far */
 	bool counted; /* it waits in a counted spin (spin.h): it may give up */
+	bool drew;    /* the iteration drew a value (EV_NONDET): when nothing
+		       * else can run, the path is infeasible, not a livelock
+		       * (tracer_set_deadlock): other values go on */
 	bool runout;  /* giving up: running its last iterations now */
 	uint64_t nc_pc;    /* the last loop head (and its differing */
 	uint32_t nc_seeds; /* registers) spin.h found no counted spin at */

@@ -192,11 +192,14 @@ void tracer_set_deadlock(struct tracer *t)
 		if (t->th[i].info.status == TS_BLOCKED &&
 		    t->th[i].info.wait == TW_AWAIT)
 			t->end.kind = END_LIVELOCK;
-	/* a thread stopped by a failed __VERIFIER_assume: not a deadlock,
-	 * an infeasible execution */
+	/* a thread stopped by a failed __VERIFIER_assume, or waiting in a
+	 * loop that drew a value (await.c: each other value is explored
+	 * where it was drawn; drawing the same forever is no behaviour):
+	 * not a deadlock, an infeasible execution */
 	for (int i = 0; i < t->nthreads; i++)
 		if (t->th[i].info.status == TS_BLOCKED &&
-		    t->th[i].info.wait == TW_ASSUME)
+		    (t->th[i].info.wait == TW_ASSUME ||
+		     (t->th[i].info.wait == TW_AWAIT && t->th[i].aw.drew)))
 			t->end.kind = END_ASSUME;
 	t->end.tid = -1;
 }
