@@ -460,6 +460,24 @@ static bool loc_reg(const ZydisDecodedOperand *op, int8_t *reg, uint8_t *w,
 	return *reg >= DEC_RAX && *reg <= DEC_R15 && width_ok(*w);
 }
 
+/* "r, r|imm" of a local instruction: the destination register, then an
+ * immediate (when imm_ok) or a register of the same width; false if the
+ * operands are not of that shape. */
+static bool loc_operands(const ZydisDecodedOperand *o, struct dec_local *l,
+			 bool imm_ok)
+{
+	uint8_t w;
+
+	if (!loc_reg(&o[0], &l->dst, &l->width, &l->dst_hi8))
+		return false;
+	if (imm_ok && o[1].type == ZYDIS_OPERAND_TYPE_IMMEDIATE) {
+		l->imm_src = true;
+		l->imm = o[1].imm.value.s;
+		return true;
+	}
+	return loc_reg(&o[1], &l->src, &w, &l->src_hi8) && w == l->width;
+}
+
 /* The condition code of jcc (70+cc, 0F 80+cc), cmovcc (0F 40+cc) and
  * setcc (0F 90+cc); -1 for other opcodes (jrcxz, loop). */
 static int cond_of(const ZydisDecodedInstruction *zi, uint8_t base0f,
@@ -540,7 +558,6 @@ static void local(struct build *b)
 	struct dec_local l = { .dst = DEC_NOREG, .src = DEC_NOREG,
 			       .base = DEC_NOREG, .index = DEC_NOREG };
 	int nvis = zi->operand_count_visible, cc;
-	uint8_t w2;
 
 	/* lea and nop [mem] compute an address and touch no data */
 	bool nodata = out->cls == DEC_NO_DATA;
@@ -564,15 +581,8 @@ static void local(struct build *b)
 		l.op = DEC_LOC_JMP;
 		break;
 	case ZYDIS_MNEMONIC_MOV:
-		if (nvis != 2 || !loc_reg(&o[0], &l.dst, &l.width, &l.dst_hi8))
+		if (nvis != 2 || !loc_operands(o, &l, true))
 			return;
-		if (o[1].type == ZYDIS_OPERAND_TYPE_IMMEDIATE) {
-			l.imm_src = true;
-			l.imm = o[1].imm.value.s;
-		} else if (!loc_reg(&o[1], &l.src, &w2, &l.src_hi8) ||
-			   w2 != l.width) {
-			return;
-		}
 		l.op = DEC_LOC_MOV;
 		break;
 	case ZYDIS_MNEMONIC_MOVZX:
@@ -631,10 +641,8 @@ static void local(struct build *b)
 		}
 		if (zi->meta.category == ZYDIS_CATEGORY_CMOV) {
 			cc = cond_of(zi, 0x40, false);
-			if (cc < 0 || nvis != 2 ||
-			    !loc_reg(&o[0], &l.dst, &l.width, &l.dst_hi8) ||
-			    !loc_reg(&o[1], &l.src, &w2, &l.src_hi8) ||
-			    w2 != l.width || l.width < 2)
+			if (cc < 0 || nvis != 2 || !loc_operands(o, &l, false) ||
+			    l.width < 2)
 				return;
 			l.cond = (uint8_t)cc;
 			l.op = DEC_LOC_CMOV;
@@ -656,16 +664,10 @@ static void local(struct build *b)
 			return;
 		bool unary = l.alu == DEC_ALU_INC || l.alu == DEC_ALU_DEC ||
 			     l.alu == DEC_ALU_NEG || l.alu == DEC_ALU_NOT;
-		if (nvis != (unary ? 1 : 2) ||
-		    !loc_reg(&o[0], &l.dst, &l.width, &l.dst_hi8))
+		if (unary ? nvis != 1 ||
+				    !loc_reg(&o[0], &l.dst, &l.width, &l.dst_hi8)
+			  : nvis != 2 || !loc_operands(o, &l, true))
 			return;
-		if (!unary && o[1].type == ZYDIS_OPERAND_TYPE_IMMEDIATE) {
-			l.imm_src = true;
-			l.imm = o[1].imm.value.s;
-		} else if (!unary && (!loc_reg(&o[1], &l.src, &w2, &l.src_hi8) ||
-				      w2 != l.width)) {
-			return;
-		}
 		l.op = DEC_LOC_ALU;
 		break;
 	}

@@ -412,22 +412,13 @@ static int cmp_desc(const void *x, const void *y)
  * increments cost 47 s when every event looked at all the earlier ones
  * on its granule). */
 static void granule_walk(struct dpor *d, uint64_t g, uint8_t bytes,
-			 unsigned j, bool write, struct vc *c, unsigned *nc)
+			 unsigned j, bool write, uint64_t unwalked,
+			 struct vc *c, unsigned *nc)
 {
 	const struct gindex *gi = &d->gi;
-	int p = d->nodes[j].ev.tid;
 	long sg = gm_find(&gi->by_gran, g);
-	uint64_t mask = sg >= 0 ? gi->by_gran.mask[sg] & ~(1ull << p) : 0;
+	uint64_t mask = sg >= 0 ? gi->by_gran.mask[sg] & ~unwalked : 0;
 
-	/* a thread and the updates of its own buffers never conflict
-	 * (dpor_ev_conflict): their events are not walked at all, which
-	 * would cost one step per store the thread ever made there */
-	if (p >= TR_AUX_BASE && p < MAXT && d->owner[p - TR_AUX_BASE] >= 0 &&
-	    d->nodes[j].ev.kind == EV_UPDATE)
-		mask &= ~(1ull << d->owner[p - TR_AUX_BASE]);
-	for (int s = 0; s < TR_AUX_BASE && p < TR_AUX_BASE; s++)
-		if (d->owner[s] == p)
-			mask &= ~(1ull << (TR_AUX_BASE + s));
 	for (; mask; mask &= mask - 1) {
 		int t = __builtin_ctzll(mask);
 		long st = gm_find(&gi->by_thread, gt_key(g, t));
@@ -465,7 +456,18 @@ static unsigned candidates(struct dpor *d, unsigned j, const struct vc *c0)
 	const struct tr_event *ev = &d->nodes[j].ev;
 	struct vc c = *c0;
 	unsigned nc = 0;
+	int p = ev->tid;
+	/* not walked: j's own thread, and a thread and the updates of its
+	 * own buffers, which never conflict (dpor_ev_conflict): walking them
+	 * cost one step per store the thread ever made there */
+	uint64_t unwalked = 1ull << p;
 
+	if (p >= TR_AUX_BASE && d->owner[p - TR_AUX_BASE] >= 0 &&
+	    ev->kind == EV_UPDATE)
+		unwalked |= 1ull << d->owner[p - TR_AUX_BASE];
+	for (int s = 0; s < TR_AUX_BASE && p < TR_AUX_BASE; s++)
+		if (d->owner[s] == p)
+			unwalked |= 1ull << (TR_AUX_BASE + s);
 	if (++d->visit == 0) { /* wrapped: forget every stamp */
 		memset(d->stamp, 0xff, d->capstamp * sizeof *d->stamp);
 		d->visit = 1;
@@ -480,7 +482,7 @@ static unsigned candidates(struct dpor *d, unsigned j, const struct vc *c0)
 		uint64_t last = a->size ? a->addr + a->size - 1 : a->addr;
 		for (uint64_t g = a->addr >> 3; g <= last >> 3; g++)
 			granule_walk(d, g, gran_bytes(g, a->addr, a->size), j,
-				     a->rw & DEC_WRITE, &c, &nc);
+				     a->rw & DEC_WRITE, unwalked, &c, &nc);
 	}
 	for (unsigned b = 0; b < d->nbig; b++)
 		consider(d, d->big[b], j, &nc);

@@ -548,9 +548,7 @@ int tr_emulate(struct tracer *t, struct lthread *th, struct tr_event *ev,
 	return perform(t, th, in, ev, buffered, r);
 }
 
-/* Make the window cover [a, a + n) (one page): from a little below a
- * (stacks grow down) up to PROC_CACHE_MAX bytes, within a's page. */
-static bool window_at(struct tracer *t, uint64_t a, unsigned n)
+bool tr_window_at(struct tracer *t, uint64_t a, unsigned n)
 {
 	uint64_t end = a + n, page = a & ~4095ull;
 
@@ -573,7 +571,7 @@ static bool slot(struct tracer *t, const struct lthread *th, uint64_t a,
 				  DEC_MEM_STACK };
 
 	if (!tr_private(t, th, &acc) || !access_ok(t, a, 8, write) ||
-	    !window_at(t, a, 8))
+	    !tr_window_at(t, a, 8))
 		return false;
 	return write ? proc_write(&t->proc, a, v, 8) == 8
 		     : proc_read(&t->proc, a, v, 8) == 8;
@@ -587,9 +585,7 @@ static int stack_local(struct tracer *t, struct lthread *th,
 	const struct dec_local *l = &in->loc;
 	struct user_regs_struct *r = &th->regs;
 	uint64_t next = r->rip + in->len, v;
-	struct emu_state s;
 
-	emu_from(&s, r);
 	switch (l->op) {
 	case DEC_LOC_JMPM:
 	case DEC_LOC_CALLM: {
@@ -610,7 +606,7 @@ static int stack_local(struct tracer *t, struct lthread *th,
 	case DEC_LOC_CALL:
 		v = l->op == DEC_LOC_CALL ? next
 		    : l->imm_src	  ? (uint64_t)l->imm
-					  : s.gpr[l->src];
+					  : *gpr_slot(r, l->src);
 		if (!slot(t, th, r->rsp - 8, &v, true))
 			return 0;
 		r->rsp -= 8;
@@ -625,9 +621,7 @@ static int stack_local(struct tracer *t, struct lthread *th,
 			r->rip = v;
 			break;
 		}
-		emu_from(&s, r);
-		s.gpr[l->dst] = v;
-		emu_to(&s, r);
+		*gpr_slot(r, l->dst) = v;
 		r->rip = next;
 		break;
 	case DEC_LOC_LEAVE: /* mov rsp, rbp; pop rbp */
@@ -661,7 +655,7 @@ static int window_local(struct tracer *t, struct lthread *th,
 	if (dec_accesses(in, &dr, acc, DEC_MAX_MEM) != 1 || !acc[0].size ||
 	    acc[0].size > 8)
 		return 0;
-	if (!window_at(t, acc[0].addr, (unsigned)acc[0].size))
+	if (!tr_window_at(t, acc[0].addr, (unsigned)acc[0].size))
 		return 0;
 	return tr_emulate_local(t, th) > 0;
 }

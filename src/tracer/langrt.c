@@ -30,42 +30,20 @@ void tracer_set_unwind(struct tracer *t, tr_cfa_fn fn, void *ctx)
 	t->cfa_ctx = ctx;
 }
 
-/* The stack a few frames span, read once: [lo, lo + n), up to the end
- * of lo's page (a read never crosses into a page that may be unmapped).
- * This runs at every event; reading each frame's two words by themselves
- * cost two of the three memory reads an event made (issue 16). */
-struct window {
-	uint64_t lo;
-	size_t n;
-	uint8_t b[256];
-};
-
-static bool stack_word(struct tracer *t, struct window *w, uint64_t a,
-		       uint64_t *v)
+/* One word of the stack, through the process's memory window
+ * (tr_window_at): the frames of one unwinding usually lie in it, and the
+ * local code before the event often loaded it already.  Reading each
+ * frame's words by themselves cost two of the three memory reads an event
+ * made (issue 16). */
+static bool stack_word(struct tracer *t, uint64_t a, uint64_t *v)
 {
-	if (a < w->lo || a + 8 > w->lo + w->n) {
-		/* from a little below a (a saved rbp lies under the return
-		 * address) to the end of its page */
-		uint64_t lo = a - 64, page_end = (a | 4095) + 1;
-		size_t n = sizeof w->b;
-		if (lo >> 12 != a >> 12)
-			lo = a & ~4095ull;
-		if (a + 8 <= page_end && page_end - lo < n)
-			n = (size_t)(page_end - lo);
-		w->lo = lo;
-		w->n = proc_read(&t->proc, lo, w->b, n);
-		if (a < w->lo || a + 8 > w->lo + w->n)
-			return false;
-	}
-	memcpy(v, w->b + (a - w->lo), 8);
-	return true;
+	return tr_window_at(t, a, 8) && proc_read(&t->proc, a, v, 8) == 8;
 }
 
 int rt_unwind(struct tracer *t, const struct lthread *th, uint64_t *ret,
 	      int max)
 {
 	uint64_t pc = th->regs.rip, sp = th->regs.rsp, bp = th->regs.rbp;
-	struct window w = { 0, 0, { 0 } };
 	int n = 0;
 
 	memset(ret, 0, (size_t)max * sizeof *ret);
@@ -77,10 +55,10 @@ int rt_unwind(struct tracer *t, const struct lthread *th, uint64_t *ret,
 		if (t->cfa_fn(t->cfa_ctx, n ? pc - 1 : pc, &r) < 0)
 			break;
 		cfa = (r.reg == 6 ? bp : sp) + (uint64_t)r.off;
-		if (!stack_word(t, &w, cfa - 8, &ra) || ra < 0x1000)
+		if (!stack_word(t, cfa - 8, &ra) || ra < 0x1000)
 			break;
 		if (r.rbp_saved &&
-		    !stack_word(t, &w, cfa + (uint64_t)r.rbp_off, &nbp))
+		    !stack_word(t, cfa + (uint64_t)r.rbp_off, &nbp))
 			break;
 		ret[n++] = ra;
 		if (r.user)

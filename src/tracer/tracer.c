@@ -901,6 +901,11 @@ static void spin_follow(struct tracer *t, struct lthread *th)
  * (local_long): from there the target runs the code itself. */
 #define LOCAL_EMULATED 256
 
+static uint64_t *local_long(struct tracer *t, uint64_t pc)
+{
+	return &t->local_long[(pc >> 2) % 64];
+}
+
 /* Run the current thread's local code up to its next visible event.
  * Returns 0 (pending event set), 1 (execution ended), -1 (failure). */
 static int advance(struct tracer *t)
@@ -968,8 +973,7 @@ static int advance(struct tracer *t)
 		 * the target (a stop saved); a loop of it goes on natively.
 		 * One instruction a turn: after a counted spin, spin_follow
 		 * looks at each (it single-stepped them before) */
-		uint64_t *lp = &t->local_long[(th->regs.rip >> 2) % 64];
-		if (!local_from && *lp == th->regs.rip)
+		if (!local_from && *local_long(t, th->regs.rip) == th->regs.rip)
 			local_left = 0; /* ran out from here before */
 		if (local_left > 0 && !(th->sigpending & ~th->sigmask) &&
 		    !is_fence(t, th->regs.rip)) {
@@ -978,8 +982,7 @@ static int advance(struct tracer *t)
 				if (!local_from)
 					local_from = pc;
 				if (--local_left == 0) /* no event in sight */
-					t->local_long[(local_from >> 2) % 64] =
-						local_from;
+					*local_long(t, local_from) = local_from;
 				continue;
 			}
 		}

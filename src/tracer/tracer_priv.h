@@ -186,6 +186,10 @@ int tr_emulate_local(struct tracer *t, struct lthread *th);
  * if done, 0 if th must run it (not such an instruction; off under
  * --sanity and X86SMC_NO_EMULATE). */
 int tr_emulate_reg(struct tracer *t, struct lthread *th);
+/* Make the process's memory window (struct proc_cache) cover [a, a + n),
+ * within a's page: from a little below a (stacks grow down), up to
+ * PROC_CACHE_MAX bytes.  False if it cannot. */
+bool tr_window_at(struct tracer *t, uint64_t a, unsigned n);
 int tr_handle_stop_signal(struct tracer *t, const struct proc_stop *st);
 
 /* bp.c — persistent int3 breakpoints (see the comment in bp.c) */

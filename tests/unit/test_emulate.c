@@ -678,7 +678,7 @@ static void test_local_against_cpu(void)
 			int u = (int)(rnd() % 4);
 			op[0] = u < 2 ? (w == 1 ? 0xfe : 0xff)
 				      : (w == 1 ? 0xf6 : 0xf7);
-			reg_form(&in, op, 1, w, u < 2 ? u : u, rm, false, hm,
+			reg_form(&in, op, 1, w, u, rm, false, hm,
 				 true);
 			local_case("inc/dec/not/neg r", &in, DEC_LOC_ALU);
 			/* mov r, r; mov r, imm */
