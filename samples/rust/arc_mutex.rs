@@ -1,14 +1,14 @@
 // arc_mutex.rs — two threads each add 1 twice to a u64 in an
 // Arc<Mutex<u64>>, each time holding the lock; main checks the sum.
-// Correct under every model: std's Mutex (futex-based, no pthread) takes
-// the lock with a locked cmpxchg and releases it with a locked xchg.
-// arc_mutex_racy.rs is the broken version.  The search does not complete
-// yet (std's futex Mutex spins 100 times before FUTEX_WAIT: a counted spin
-// now, docs/EXPLORATION.md, but the lock's atomics, Arc's counts and the
-// threads' start and exit still race: 9,750 executions in 120 s under sc;
-// 2 threads x 1 increment: 88, complete), so the case is bounded: no error
-// in the first 300 executions under each model.
-// x86smc: --max-executions 300
+// Correct under every model.  std's Mutex is a futex word (no pthread):
+// its lock is a lock cmpxchg 0 -> 1 inlined into worker, which calls
+// lock_contended (spin, mark the word 2, FUTEX_WAIT) when it fails; its
+// unlock an xchg with 0.  x86smc makes the cmpxchg wait for 0 instead of
+// failing and the contended call one event (src/tracer/sync.c), so the
+// search sees the lock as pthread mutexes are seen: 12 executions, 6
+// orders of the four critical sections times 2 orders of the two Arc
+// decrements (9,750 executions and no end in 120 s before;
+// tests/e2e/counts.txt).
 // expect sc: ok
 // expect tso: ok
 // expect pso: ok

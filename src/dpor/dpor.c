@@ -605,6 +605,57 @@ static long acquiring(const struct dpor *d, unsigned i, uint64_t obj)
 	return -1;
 }
 
+/* A lock of the futex word *w that could only happen while the word
+ * was 0 (sync.c): a contended lock, or the lock cmpxchg of a fast path
+ * (which waits for 0 instead of failing)? */
+static bool word_lock(const struct tr_event *ev, uint64_t *w)
+{
+	if (!(ev->kind == EV_SYNC && ev->sync_op == HOOK_SYNC_WORD_LOCK) &&
+	    !(ev->kind == EV_RMW && ev->sync_op == HOOK_SYNC_WORD_FAST))
+		return false;
+	*w = ev->acc[0].addr;
+	return true;
+}
+
+/* The 32-bit word at w that ev read (read) or wrote, when an access of
+ * ev covers it within its first 8 bytes (rval, wval); else -1. */
+static int64_t word_value(const struct tr_event *ev, uint64_t w, bool read)
+{
+	for (int a = 0; a < ev->nacc; a++) {
+		const struct dec_access *x = &ev->acc[a];
+		if (!(x->rw & (read ? DEC_READ : DEC_WRITE)) || w < x->addr ||
+		    w + 4 > x->addr + x->size || w + 4 > x->addr + 8)
+			continue;
+		uint64_t v = read ? ev->rval[a] : ev->wval[a];
+		return (uint32_t)(v >> (8 * (w - x->addr)));
+	}
+	return -1;
+}
+
+/* The event of i's thread that took the futex word obj before it wrote
+ * 0 there at i: its contended lock, or a locked instruction that read 0
+ * and wrote another value; -1 if none. */
+static long word_acquiring(const struct dpor *d, unsigned i, uint64_t obj)
+{
+	const struct gindex *gi = &d->gi;
+	long st = gm_find(&gi->by_thread, gt_key(obj >> 3, d->nodes[i].ev.tid));
+	uint64_t o;
+
+	for (int32_t e = st < 0 ? -1 : gi->by_thread.all[st]; e >= 0;
+	     e = gi->enext_all[e]) {
+		unsigned k = (unsigned)gi->enode[e];
+		const struct tr_event *ev = &d->nodes[k].ev;
+		if (k >= i)
+			continue;
+		if (word_lock(ev, &o) && o == obj)
+			return (long)k;
+		if (ev->kind == EV_RMW && word_value(ev, obj, true) == 0 &&
+		    word_value(ev, obj, false) > 0)
+			return (long)k;
+	}
+	return -1;
+}
+
 /* Is timeout event k one the search chose while another thread could
  * run (the ones --max-timeouts bounds)? */
 static bool chosen_timeout(const struct node *n)
@@ -629,6 +680,17 @@ static void race(struct dpor *d, unsigned i, unsigned j)
 	if (ev_acquires(&d->nodes[j].ev, &obj) &&
 	    ev_releases(&d->nodes[i].ev, obj)) {
 		long k = acquiring(d, i, obj);
+		if (k >= 0)
+			i = (unsigned)k;
+	}
+	/* The same for a contended lock of a futex word (sync.c,
+	 * HOOK_SYNC_WORD_LOCK), which waited for the word to be 0: the
+	 * write of 0 that let it go on is the holder's unlock, and its
+	 * lock a locked instruction that changed the word from 0 (or its
+	 * own contended lock). */
+	if (word_lock(&d->nodes[j].ev, &obj) &&
+	    word_value(&d->nodes[i].ev, obj, false) == 0) {
+		long k = word_acquiring(d, i, obj);
 		if (k >= 0)
 			i = (unsigned)k;
 	}

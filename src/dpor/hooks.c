@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct {
@@ -156,6 +157,11 @@ static const struct {
 	{ "realloc", HOOK_LIB_REALLOC },
 	{ "reallocarray", HOOK_LIB_REALLOC },
 	{ "posix_memalign", HOOK_LIB_MEMALIGN },
+	/* thread-local destructors (C++, Rust's std) and data */
+	{ "__cxa_thread_atexit_impl", HOOK_LIB_OWN },
+	{ "pthread_setspecific", HOOK_LIB_OWN },
+	{ "pthread_key_create", HOOK_LIB_KEY },
+	{ "pthread_key_delete", HOOK_LIB_KEY },
 	/* stdio output */
 	{ "printf", HOOK_LIB_PRINTF },
 	{ "vprintf", HOOK_LIB_VPRINTF },
@@ -203,8 +209,130 @@ static const struct {
 	{ "pthread_rwlock_unlock", HOOK_SYNC_RW_UNLOCK },
 };
 
+/* The contended path of Rust std's futex mutex, by its mangled name in
+ * every std since 1.62: legacy `std::sys::unix::locks::futex::Mutex::
+ * lock_contended::h<hash>`, v0 `<std[..]::sys::sync::mutex::futex::Mutex>
+ * ::lock_contended` (rustc 1.63 to 1.95 checked). */
+static bool rust_word_lock(const char *name)
+{
+	bool legacy = strncmp(name, "_ZN3std", 7) == 0;
+	bool v0 = strncmp(name, "_R", 2) == 0 && strstr(name, "3std");
+
+	return (legacy || v0) && strstr(name, "5futex") &&
+	       strstr(name, "5Mutex14lock_contended");
+}
+
+#define MAX_WORD_LOCKS 8
+#define SCAN_CHUNK (1u << 20)
+#define SLOW_PATH_INSNS 6
+
+static int decode_at(struct tracer *t, uint64_t pc, struct dec_insn *in)
+{
+	uint8_t b[16];
+	size_t n = tracer_read(t, pc, b, sizeof b);
+
+	return n ? dec_decode(b, n, pc, in) : -1;
+}
+
+/* Does the call in reach one of the word lock functions f[0..nf)? */
+static bool calls_word_lock(struct tracer *t, const struct dec_insn *in,
+			    const uint64_t *f, size_t nf)
+{
+	uint64_t to = 0;
+
+	if (in->loc.op == DEC_LOC_CALL)
+		to = in->target;
+	else if (in->loc.op == DEC_LOC_CALLM && /* through [rip + imm] */
+		 tracer_read(t, in->pc + in->len + (uint64_t)in->loc.imm, &to,
+			     8) != 8)
+		return false;
+	for (size_t i = 0; to && i < nf; i++)
+		if (to == f[i])
+			return true;
+	return false;
+}
+
+/* Is the instruction at pc the fast path of a word lock: a 32-bit lock
+ * cmpxchg, then je/jne, the failing side moving registers only before it
+ * calls a word lock function, which returns where success goes on? */
+static bool fast_path_at(struct tracer *t, uint64_t pc, const uint64_t *f,
+			 size_t nf)
+{
+	struct dec_insn in, jcc;
+
+	if (decode_at(t, pc, &in) || in.cls != DEC_LOCKED_RMW ||
+	    in.nmem != 1 || in.mem[0].size != 4 ||
+	    decode_at(t, pc + in.len, &jcc) || jcc.loc.op != DEC_LOC_JCC ||
+	    (jcc.loc.cond != 4 && jcc.loc.cond != 5))
+		return false;
+	uint64_t next = jcc.pc + jcc.len;
+	uint64_t ok = jcc.loc.cond == 4 ? jcc.target : next; /* je: ZF */
+	uint64_t at = jcc.loc.cond == 4 ? next : jcc.target;
+
+	for (int k = 0; k < SLOW_PATH_INSNS; k++) {
+		if (decode_at(t, at, &in))
+			return false;
+		if (in.flow == DEC_FLOW_JMP) {
+			at = in.target;
+			continue;
+		}
+		if (in.flow == DEC_FLOW_CALL || in.flow == DEC_FLOW_IND_CALL) {
+			uint64_t ret = in.pc + in.len;
+			struct dec_insn j;
+			if (!calls_word_lock(t, &in, f, nf))
+				return false;
+			return ret == ok ||
+			       (!decode_at(t, ret, &j) &&
+				j.flow == DEC_FLOW_JMP && j.target == ok);
+		}
+		if (in.flow != DEC_FLOW_NEXT ||
+		    (in.cls == DEC_PLAIN ? in.nmem != 0
+					 : in.cls != DEC_NO_DATA))
+			return false; /* register moves (and lea) only */
+		at = in.pc + in.len;
+	}
+	return false;
+}
+
+/* The inlined fast paths of the word locks f[0..nf) in the executable
+ * (HOOK_SYNC_WORD_FAST): each lock cmpxchg r32, m32 (F0 [REX] 0F B1)
+ * whose failure calls one of them. */
+static int word_fast_paths(struct tracer *t, struct symtab *sym,
+			   const uint64_t *f, size_t nf)
+{
+	uint64_t lo, hi;
+	uint8_t *buf;
+	int r = 0;
+
+	if (!nf || sym_exe_bounds(sym, &lo, &hi))
+		return 0;
+	buf = malloc(SCAN_CHUNK + 4);
+	if (!buf)
+		return -1;
+	for (uint64_t a = lo; a < hi && r == 0; a += SCAN_CHUNK) {
+		size_t want = hi - a < SCAN_CHUNK + 4 ? hi - a : SCAN_CHUNK + 4;
+		size_t n = tracer_read(t, a, buf, want);
+		for (size_t i = 0; i + 3 < n && i < SCAN_CHUNK && r == 0; i++) {
+			size_t j = i + 1;
+			if (buf[i] != 0xf0)
+				continue;
+			if ((buf[j] & 0xf8) == 0x40) /* REX without W */
+				j++;
+			if (j + 1 < n && buf[j] == 0x0f && buf[j + 1] == 0xb1 &&
+			    fast_path_at(t, a + i, f, nf))
+				r = tracer_add_hook(t, a + i,
+						    HOOK_SYNC_WORD_FAST);
+		}
+	}
+	free(buf);
+	return r < 0 ? -1 : 0;
+}
+
 int hooks_sync(struct tracer *t, struct symtab *sym, const struct options *o)
 {
+	uint64_t a[MAX_WORD_LOCKS];
+	size_t n;
+
 	if (o->sync_instructions)
 		return 0;
 	for (size_t i = 0; i < sizeof sync_calls / sizeof sync_calls[0]; i++) {
@@ -212,7 +340,11 @@ int hooks_sync(struct tracer *t, struct symtab *sym, const struct options *o)
 		if (f && tracer_add_hook(t, f, sync_calls[i].hook) < 0)
 			return -1;
 	}
-	return 0;
+	n = sym_exe_match(sym, rust_word_lock, a, MAX_WORD_LOCKS);
+	for (size_t i = 0; i < n; i++)
+		if (tracer_add_hook(t, a[i], HOOK_SYNC_WORD_LOCK) < 0)
+			return -1;
+	return word_fast_paths(t, sym, a, n);
 }
 
 static bool listed(const char *const *names, int n, const char *name)

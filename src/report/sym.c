@@ -469,6 +469,36 @@ size_t sym_exe_prefix(struct symtab *st, const char *prefix,
 	return n;
 }
 
+int sym_exe_bounds(const struct symtab *st, uint64_t *lo, uint64_t *hi)
+{
+	bool any = false;
+
+	for (size_t i = 0; st && st->has_exe && i < st->nr; i++) {
+		if (st->r[i].obj != 0)
+			continue;
+		if (!any || st->r[i].lo < *lo)
+			*lo = st->r[i].lo;
+		if (!any || st->r[i].hi > *hi)
+			*hi = st->r[i].hi;
+		any = true;
+	}
+	return any ? 0 : -1;
+}
+
+size_t sym_exe_match(struct symtab *st, bool (*want)(const char *name),
+		     uint64_t *addr, size_t max)
+{
+	size_t n;
+
+	if (!st || !st->has_exe)
+		return 0;
+	load_syms(&st->objs[0]);
+	n = symelf_match(st->objs[0].syms, want, addr, max);
+	for (size_t i = 0; i < n; i++)
+		addr[i] += st->objs[0].bias;
+	return n;
+}
+
 static const struct range *find_range(const struct symtab *st, uint64_t addr)
 {
 	size_t lo = 0, hi = st ? st->nr : 0;

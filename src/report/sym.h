@@ -43,6 +43,14 @@ uint64_t sym_addr(struct symtab *st, const char *name);
 size_t sym_exe_prefix(struct symtab *st, const char *prefix,
 		      uint64_t *addr, size_t max);
 
+/* The lowest and highest address the executable is mapped at: 0 or -1
+ * (no executable). */
+int sym_exe_bounds(const struct symtab *st, uint64_t *lo, uint64_t *hi);
+
+/* The same for the functions whose (mangled) names want() accepts. */
+size_t sym_exe_match(struct symtab *st, bool (*want)(const char *name),
+		     uint64_t *addr, size_t max);
+
 struct sym_info {
 	const char *func;   /* NULL if unknown; owned by st */
 	uint64_t func_off;  /* addr - start of func */

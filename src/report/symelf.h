@@ -28,6 +28,7 @@
 #define X86SMC_SYMELF_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 struct symelf;
@@ -74,6 +75,10 @@ int symelf_addr(struct symelf *t, const char *name, uint64_t *vaddr);
  * prefix, each address once, at most max; returns how many. */
 size_t symelf_prefix(const struct symelf *t, const char *prefix,
 		     uint64_t *vaddr, size_t max);
+
+/* The same for the functions whose (mangled) names want() accepts. */
+size_t symelf_match(const struct symelf *t, bool (*want)(const char *name),
+		    uint64_t *vaddr, size_t max);
 
 /* Debug-build invariant check: sorted by address, names in the arena. */
 int symelf_check(const struct symelf *t);

@@ -727,6 +727,7 @@ static void put_sync(struct tctx *c, const struct tr_event *ev)
 					      : "locks %s";
 		break;
 	case HOOK_SYNC_MUTEX_TRYLOCK: what = "trylock %s"; break;
+	case HOOK_SYNC_WORD_LOCK: what = "locks %s (contended)"; break;
 	case HOOK_SYNC_MUTEX_UNLOCK: what = "unlocks %s"; break;
 	case HOOK_SYNC_MUTEX_DESTROY: what = "destroys %s"; break;
 	case HOOK_SYNC_COND_WAIT: case HOOK_SYNC_COND_TIMEDWAIT:

@@ -288,6 +288,7 @@ static bool touches(const struct await_win *w, const struct dec_access *a)
 
 void await_wake(struct tracer *t, const struct tr_event *ev)
 {
+	sync_word_written(t, ev); /* the other waits on a word (sync.c) */
 	for (int i = 0; i < t->nthreads; i++) {
 		struct lthread *th = &t->th[i];
 		bool hit = false;

@@ -286,6 +286,11 @@ void lib_event(struct tracer *t, struct lthread *th, uint8_t hook,
 		break;
 	case HOOK_LIB_ALLOC: /* known at the return */
 		break;
+	case HOOK_LIB_OWN: /* the caller's own list or slot */
+		break;
+	case HOOK_LIB_KEY:
+		acc(ev, EV_ADDR_KEYS, 1, DEC_READ | DEC_WRITE);
+		break;
 	default:
 		stdio_event(t, th, hook, ev);
 		break;

@@ -38,7 +38,20 @@
  * the explorer sees is exact.  Spurious wake-ups are not produced.
  *
  * Misuse (unlocking a mutex the thread does not hold, destroying a held
- * mutex or a condvar with waiters) ends the execution as END_MISUSE. */
+ * mutex or a condvar with waiters) ends the execution as END_MISUSE.
+ *
+ * A mutex on a futex word of its own (Rust's std::sync::Mutex: 0 free, 1
+ * held, 2 held with waiters) is taken by a lock cmpxchg 0 -> 1 and
+ * released by an xchg with 0, both inlined into the program and explored
+ * as the locked instructions they are; only its contended path, a
+ * function (HOOK_SYNC_WORD_LOCK: spin 100 times, mark the word 2, sleep
+ * in FUTEX_WAIT, again), is one event here: the thread is blocked
+ * (TW_WORD_LOCK) until a write leaves the word 0 (sync_word_written),
+ * then the event sets it to 1 and the call returns.  The word is never 2
+ * then, so the unlock wakes nobody: no thread of ours sleeps in the
+ * kernel on it.  Spinning, marking and sleeping are no events: the
+ * lock's interleavings are those of its cmpxchg, its xchg and this
+ * event (dpor.c, race(): the lock rule covers them). */
 #include <errno.h>
 #include <linux/futex.h>
 #include <stdio.h>
@@ -319,6 +332,33 @@ static int cond_wait_at(struct tracer *t, struct lthread *th, uint8_t hook,
 	return 1;
 }
 
+/* The fast path's lock cmpxchg (HOOK_SYNC_WORD_FAST): when the word is
+ * 0 it is the event it is (eax is 0: it succeeds), marked for the lock
+ * rule (dpor.c) and for sync_word_written; else the thread waits for 0,
+ * as the slow path it would call does, instead of failing.  0: not ours
+ * (eax is not 0: no lock). */
+static int word_fast_at(struct tracer *t, struct lthread *th,
+			struct tr_event *ev)
+{
+	const struct dec_insn *in = dcache_get(t->dc, th->regs.rip);
+	struct dec_access acc[DEC_MAX_MEM];
+	struct dec_regs dr;
+
+	if (!in || (uint32_t)th->regs.rax != 0)
+		return 0;
+	tr_dec_regs(&th->regs, &dr);
+	if (dec_accesses(in, &dr, acc, DEC_MAX_MEM) != 1)
+		return 0;
+	if (rd32(t, acc[0].addr) == 0) {
+		ev->sync_op = HOOK_SYNC_WORD_FAST;
+		return 0;
+	}
+	block(t, th, TW_WORD_LOCK, acc[0].addr, 0);
+	th->info.wait_pc = th->regs.rip;
+	th->info.wait_caller = th->regs.rip + in->len;
+	return 3;
+}
+
 int sync_event(struct tracer *t, struct lthread *th, uint8_t hook,
 	       struct tr_event *ev)
 {
@@ -348,11 +388,58 @@ int sync_event(struct tracer *t, struct lthread *th, uint8_t hook,
 			return 3;
 		}
 		break;
+	case HOOK_SYNC_WORD_FAST:
+		return word_fast_at(t, th, ev);
+	case HOOK_SYNC_WORD_LOCK:
+		if (rd32(t, o) != 0) {
+			block(t, th, TW_WORD_LOCK, o, 0);
+			return 3;
+		}
+		sync_acc(ev, o, hook);
+		ev->rval[0] = 0; /* as a lock cmpxchg 0 -> 1 would */
+		ev->wval[0] = 1;
+		return 1;
 	default:
 		break;
 	}
 	sync_acc(ev, o, hook);
 	return 1;
+}
+
+/* After event ev: a thread blocked in a contended word lock whose word
+ * ev wrote goes on if the word is 0 now, and one whose pending event is
+ * such a lock looks again (another thread may have taken the word). */
+void sync_word_written(struct tracer *t, const struct tr_event *ev)
+{
+	bool opaque = ev->region || ev->sysno >= 0;
+
+	for (int i = 0; i < t->nthreads; i++) {
+		struct lthread *o = &t->th[i];
+		uint64_t w;
+		if (o->info.status == TS_BLOCKED &&
+		    o->info.wait == TW_WORD_LOCK)
+			w = o->info.wait_addr;
+		else if (o->info.status == TS_RUNNABLE &&
+			 o->info.pending_known &&
+			 ((o->info.pending.kind == EV_SYNC &&
+			   o->info.pending.sync_op == HOOK_SYNC_WORD_LOCK) ||
+			  (o->info.pending.kind == EV_RMW &&
+			   o->info.pending.sync_op == HOOK_SYNC_WORD_FAST)))
+			w = o->info.pending.acc[0].addr;
+		else
+			continue;
+		bool hit = opaque;
+		for (int k = 0; k < ev->nacc && !hit; k++)
+			hit = (ev->acc[k].rw & DEC_WRITE) &&
+			      ev->acc[k].addr < w + 4 &&
+			      w < ev->acc[k].addr + ev->acc[k].size;
+		if (!hit || (o->info.status == TS_BLOCKED && rd32(t, w) != 0))
+			continue;
+		o->info.status = TS_RUNNABLE;
+		o->info.wait = TW_NONE;
+		o->info.pending_known = false;
+		o->need_advance = true;
+	}
 }
 
 /* ---- performing the event ---- */
@@ -546,6 +633,9 @@ int sync_perform(struct tracer *t, struct lthread *th, struct tr_event *ev)
 	case HOOK_SYNC_RW_TRYWRLOCK:
 	case HOOK_SYNC_RW_UNLOCK:
 		r = rw_perform(t, th, hook, obj);
+		break;
+	case HOOK_SYNC_WORD_LOCK: /* free: sync_event saw to it */
+		r = wr32(t, obj, 1) < 0 ? -1 : 0;
 		break;
 	default:
 		r = mutex_perform(t, th, hook, obj);

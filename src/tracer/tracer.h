@@ -174,6 +174,8 @@ enum tr_region { RG_NONE = 0, RG_CREATE, RG_START, RG_EXIT, RG_JOIN,
 #define EV_ADDR_FD 0xfffffffffffff000ull
 #define EV_NFDS 1024
 #define EV_ADDR_KERNEL 0xffffffffffffff00ull
+/* glibc's table of thread-specific data keys (pthread_key_create). */
+#define EV_ADDR_KEYS (EV_ADDR_KERNEL + 0x10)
 /* The kernel's queue of futex waiters on the word at w: FUTEX_WAIT reads
  * the word and changes the queue, FUTEX_WAKE only changes the queue (a
  * store to the word and a wake commute).  Above user addresses (< 2^47)
@@ -208,7 +210,8 @@ enum tr_wait { TW_NONE, TW_FUTEX, TW_LOCK_PI, TW_JOIN,
 	       TW_SIGWAIT, /* sigwait & co: until a signal of its set */
 	       /* pthread objects (sync.c): until wait_addr's state lets the
 		* call go on */
-	       TW_MUTEX, TW_COND, TW_SEM, TW_BARRIER, TW_RWLOCK };
+	       TW_MUTEX, TW_COND, TW_SEM, TW_BARRIER, TW_RWLOCK,
+	       TW_WORD_LOCK /* HOOK_SYNC_WORD_LOCK: until the word is 0 */ };
 
 struct tr_thread_info {
 	int tid;            /* logical id: 0 = main, then in creation order */
@@ -427,6 +430,11 @@ enum tr_hook { HOOK_ASSERT_FAIL = 1, HOOK_PTHREAD_CREATE,
 	       HOOK_LIB_FREE,     /* free(p) */
 	       HOOK_LIB_REALLOC,  /* realloc(p, n): frees p, returns one */
 	       HOOK_LIB_MEMALIGN, /* posix_memalign(&p, a, n) */
+	       HOOK_LIB_OWN,      /* the caller's own state, nothing
+				   * shared: __cxa_thread_atexit_impl,
+				   * pthread_setspecific */
+	       HOOK_LIB_KEY,      /* pthread_key_create, _delete: the
+				   * table of keys (EV_ADDR_KEYS) */
 	       /* stdio output, by the shape of the arguments (library.c):
 		* the stream, and the program memory the call reads */
 	       HOOK_LIB_PUTCHAR,  /* putchar(c) */
@@ -467,8 +475,16 @@ enum tr_hook { HOOK_ASSERT_FAIL = 1, HOOK_PTHREAD_CREATE,
 	       HOOK_SYNC_RW_TRYRDLOCK,
 	       HOOK_SYNC_RW_TRYWRLOCK,
 	       HOOK_SYNC_RW_UNLOCK,
+	       /* the contended lock of a mutex on a futex word (Rust's
+		* std: futex::Mutex::lock_contended): waits until the word
+		* is 0, then takes it (sync.c) */
+	       HOOK_SYNC_WORD_LOCK,
+	       /* the lock cmpxchg of its fast path, inlined into the
+		* caller, whose failure calls that function: waits until
+		* the word is 0 instead of failing (sync.c) */
+	       HOOK_SYNC_WORD_FAST,
 	       HOOK_SYNC_FIRST = HOOK_SYNC_MUTEX_LOCK,
-	       HOOK_SYNC_LAST = HOOK_SYNC_RW_UNLOCK,
+	       HOOK_SYNC_LAST = HOOK_SYNC_WORD_FAST,
 	       /* language runtimes (langrt.c): Rust's __rust_start_panic
 		* (the panic hook has printed the message), C++'s
 		* std::terminate and __cxxabiv1::__terminate */

@@ -338,6 +338,7 @@ int sync_event(struct tracer *t, struct lthread *th, uint8_t hook,
 	       struct tr_event *ev);
 int sync_perform(struct tracer *t, struct lthread *th, struct tr_event *ev);
 void sync_timeout(struct lthread *th);
+void sync_word_written(struct tracer *t, const struct tr_event *ev);
 
 /* futex.c */
 long futex_op(struct tracer *t, struct lthread *th, struct tr_event *ev);

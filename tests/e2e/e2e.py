@@ -979,7 +979,7 @@ class CountCase(Case):
         self.s, self.want, self.args, self.model = sample, want, args, model
 
     def run(self, log):
-        binary = self.s.binary("O0")
+        binary = self.s.binary(self.s.opt)
         missing = self.require(binary)
         if missing:
             return "FAIL", missing
@@ -2154,13 +2154,15 @@ def build_cases(samples, pending, baseline):
     for s in samples.values():
         cases += [VerdictCase(s, m, v) for m, v in s.expects]
         cases += [SvcompCase(s, p, o, a) for p, o, a in s.svcomp]
+        # C at -O0 and -O2; C++ and Rust as built (NAME-O)
+        opts = ("O0", "O2") if s.opt == "O0" else (s.opt,)
         cases += [OutcomesCase(s, m, o) for m in sorted(s.outcomes)
-                  for o in ("O0", "O2")]
+                  for o in opts]
         # Optimal-DPOR under tso is off (X86SMC_OPTIMAL_TSO turns it on,
         # docs/EXPLORATION.md): every outcome set under tso must hold
         # with it too
         if "tso" in s.outcomes:
-            cases.append(OutcomesCase(s, "tso", "O0", "optimal"))
+            cases.append(OutcomesCase(s, "tso", opts[0], "optimal"))
     for lineno, words in read_list("replay.txt", -1):
         s = samples.get(words[0])
         if s is None or len(words) < 4:
