@@ -254,7 +254,8 @@ static bool calls_word_lock(struct tracer *t, const struct dec_insn *in,
 
 /* Is the instruction at pc the fast path of a word lock: a 32-bit lock
  * cmpxchg, then je/jne, the failing side moving registers only before it
- * calls a word lock function, which returns where success goes on? */
+ * calls a word lock function?  Running the succeeding side instead is
+ * what the failing side amounts to once the call has taken the lock. */
 static bool fast_path_at(struct tracer *t, uint64_t pc, const uint64_t *f,
 			 size_t nf)
 {
@@ -266,8 +267,7 @@ static bool fast_path_at(struct tracer *t, uint64_t pc, const uint64_t *f,
 	    (jcc.loc.cond != 4 && jcc.loc.cond != 5))
 		return false;
 	uint64_t next = jcc.pc + jcc.len;
-	uint64_t ok = jcc.loc.cond == 4 ? jcc.target : next; /* je: ZF */
-	uint64_t at = jcc.loc.cond == 4 ? next : jcc.target;
+	uint64_t at = jcc.loc.cond == 4 ? next : jcc.target; /* je: ZF */
 
 	for (int k = 0; k < SLOW_PATH_INSNS; k++) {
 		if (decode_at(t, at, &in))
@@ -276,15 +276,11 @@ static bool fast_path_at(struct tracer *t, uint64_t pc, const uint64_t *f,
 			at = in.target;
 			continue;
 		}
-		if (in.flow == DEC_FLOW_CALL || in.flow == DEC_FLOW_IND_CALL) {
-			uint64_t ret = in.pc + in.len;
-			struct dec_insn j;
-			if (!calls_word_lock(t, &in, f, nf))
-				return false;
-			return ret == ok ||
-			       (!decode_at(t, ret, &j) &&
-				j.flow == DEC_FLOW_JMP && j.target == ok);
-		}
+		/* what follows the call is the code after a taken lock,
+		 * as where success goes on is (the compiler may have
+		 * copied it there) */
+		if (in.flow == DEC_FLOW_CALL || in.flow == DEC_FLOW_IND_CALL)
+			return calls_word_lock(t, &in, f, nf);
 		if (in.flow != DEC_FLOW_NEXT ||
 		    (in.cls == DEC_PLAIN ? in.nmem != 0
 					 : in.cls != DEC_NO_DATA))
