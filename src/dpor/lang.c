@@ -35,10 +35,40 @@ static int cfa(void *ctx, uint64_t pc, struct tr_cfa *out)
 	return 0;
 }
 
+/* Rust std's thread start routine, Thread::new's thread_start (legacy
+ * and v0 mangling; rustc 1.63 to 1.95). */
+static bool rust_thread_start(const char *name)
+{
+	return (strncmp(name, "_ZN3std", 7) == 0 ||
+		(strncmp(name, "_R", 2) == 0 && strstr(name, "3std"))) &&
+	       strstr(name, "6Thread3new12thread_start");
+}
+
+/* ... and the call its closure runs the program's code in (also main's,
+ * from lang_start), one instance per closure type. */
+static bool rust_user_start(const char *name)
+{
+	return strstr(name, "28__rust_begin_short_backtrace") != NULL;
+}
+
+/* ... and what it does as the thread ends: drop_handler (since 1.64)
+ * takes std's own lock to remove the thread from its map of stack guards
+ * and frees the thread's signal stack: a step with nothing the program
+ * shares (docs/LANGUAGES.md). */
+static bool rust_thread_end(const char *name)
+{
+	return (strncmp(name, "_ZN3std", 7) == 0 ||
+		(strncmp(name, "_R", 2) == 0 && strstr(name, "3std"))) &&
+	       strstr(name, "14stack_overflow3imp12drop_handler");
+}
+
+#define MAX_RUNTIME 64
+
 int lang_install(struct tracer *t, struct symtab *sym)
 {
 	bool cxx = false;
-	uint64_t a;
+	uint64_t a, start[MAX_RUNTIME], user[MAX_RUNTIME];
+	size_t ns, nu;
 
 	if (!getenv("X86SMC_NO_UNWIND")) /* for timings: no frames */
 		tracer_set_unwind(t, cfa, sym);
@@ -47,6 +77,17 @@ int lang_install(struct tracer *t, struct symtab *sym)
 		if (a && tracer_add_hook(t, a, runtime[i].hook) < 0)
 			return -1;
 		cxx |= a && runtime[i].hook == HOOK_LANG_TERMINATE;
+	}
+	/* a Rust thread's start and end in std are part of its lifecycle */
+	ns = sym_exe_match(sym, rust_thread_start, start, MAX_RUNTIME);
+	nu = ns ? sym_exe_match(sym, rust_user_start, user, MAX_RUNTIME) : 0;
+	if (!getenv("X86SMC_RUNTIME_EVENTS")) {
+		if (tracer_set_runtime(t, start, ns, user, nu) < 0)
+			return -1;
+		ns = sym_exe_match(sym, rust_thread_end, start, MAX_RUNTIME);
+		for (size_t i = 0; i < ns; i++)
+			if (tracer_add_hook(t, start[i], HOOK_LIB_OWN) < 0)
+				return -1;
 	}
 	/* where terminate's handler ends: only for libstdc++'s programs */
 	a = cxx ? sym_addr(sym, "abort") : 0;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "tracer/determ.h"
+#include "tracer/log.h"
 #include "tracer/tracer_priv.h"
 
 /* ---- atomic regions of the thread lifecycle (tracer.h) ---- */
@@ -120,22 +121,43 @@ int region_begin(struct tracer *t, struct lthread *th, struct tr_event *ev)
 }
 
 
-/* Has the current thread reached the end of its region?  At the end of
- * RG_START (the start routine's entry), remember where the routine
- * returns to: reaching that is the thread's exit (RG_EXIT). */
+/* The start routine of th begins at pc (sp): where it returns to is the
+ * thread's exit (RG_EXIT). */
+static void user_begins(struct tracer *t, struct lthread *th, uint64_t sp)
+{
+	if (proc_read(&t->proc, sp, &th->user_ret_pc, 8) == 8) {
+		th->user_ret_sp = sp + 8;
+		bp_insert(t, th->user_ret_pc, 0);
+	}
+}
+
+/* Has the current thread reached the end of its region?  At the start
+ * routine's entry, remember where it returns to: reaching that is the
+ * thread's exit (RG_EXIT).  RG_START ends there, or, in a runtime's start
+ * routine, at the entry of the first call that may run the program's
+ * code (tracer_set_runtime). */
 static bool region_done(struct tracer *t, struct lthread *th)
 {
 	uint64_t pc = th->regs.rip, sp = th->regs.rsp;
 
 	switch (th->region) {
 	case RG_START:
+		if (th->to_user) {
+			if (!tr_runtime_user(t, pc))
+				return false;
+			th->to_user = false;
+			return true;
+		}
 		if (pc != th->start_routine)
 			return false;
-		if (proc_read(&t->proc, sp, &th->user_ret_pc, 8) == 8) {
-			th->user_ret_sp = sp + 8;
-			bp_insert(t, th->user_ret_pc, 0);
-		}
-		return true;
+		th->start_sp = sp + 8;
+		user_begins(t, th, sp);
+		/* Rust's runtime: on to the first call that may run the
+		 * program's code (spawn hooks, since 1.85, come before the
+		 * program's closure: the runtime's code after it is no part
+		 * of the region) */
+		th->to_user = tr_runtime_start(t, pc);
+		return !th->to_user;
 	case RG_CREATE:
 	case RG_JOIN:
 		return pc == th->region_end_pc && sp == th->region_end_sp;
@@ -218,7 +240,7 @@ static int prelift(struct tracer *t, struct lifted *l, struct lthread *th)
 	for (size_t i = 0; i < t->nbps; i++) {
 		struct bp *b = &t->bps[i];
 		if ((b->region_hit >> th->region & 1) && !b->absent &&
-		    b->addr != end &&
+		    b->addr != end && !tr_runtime_user(t, b->addr) &&
 		    !vf_acting(b->hook) &&
 		    lift(t, l, b) < 0)
 			return -1;

@@ -214,8 +214,8 @@ int tracer_mem_owner(const struct tracer *t, uint64_t addr, bool *tls)
 			continue;
 		/* a thread's TLS and descriptor share the mapping of its
 		 * stack: they lie above where its start routine returns */
-		*tls = in_tls && (!in_stack || (th->user_ret_sp &&
-						addr >= th->user_ret_sp));
+		*tls = in_tls && (!in_stack || (th->start_sp &&
+						addr >= th->start_sp));
 		return i;
 	}
 	return -1;

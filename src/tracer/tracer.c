@@ -1508,6 +1508,43 @@ int tracer_add_hook(struct tracer *t, uint64_t pc, enum tr_hook h)
 	return bp_insert(t, pc, (uint8_t)h);
 }
 
+int tracer_set_runtime(struct tracer *t, const uint64_t *start,
+		       size_t nstart, const uint64_t *user, size_t nuser)
+{
+	t->nrt_start = t->nrt_user = 0;
+	if (!nstart || !nuser)
+		return 0;
+	for (size_t i = 0; i < nstart && i < TR_RUNTIME_MAX; i++)
+		t->rt_start[t->nrt_start++] = start[i];
+	for (size_t i = 0; i < nuser && i < TR_RUNTIME_MAX; i++) {
+		t->rt_user[t->nrt_user++] = user[i];
+		if (bp_insert(t, user[i], 0) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+bool tr_runtime_user(const struct tracer *t, uint64_t pc)
+{
+	for (size_t i = 0; i < t->nrt_user; i++)
+		if (t->rt_user[i] == pc)
+			return true;
+	return false;
+}
+
+static bool runtime_start(const struct tracer *t, uint64_t pc)
+{
+	for (size_t i = 0; i < t->nrt_start; i++)
+		if (t->rt_start[i] == pc)
+			return t->nrt_user > 0;
+	return false;
+}
+
+bool tr_runtime_start(const struct tracer *t, uint64_t pc)
+{
+	return runtime_start(t, pc);
+}
+
 size_t tracer_read(struct tracer *t, uint64_t addr, void *buf, size_t n)
 {
 	return t->proc.pid ? proc_read(&t->proc, addr, buf, n) : 0;

@@ -531,6 +531,14 @@ static inline bool ev_releases(const struct tr_event *ev, uint64_t obj)
 
 int tracer_add_hook(struct tracer *t, uint64_t pc, enum tr_hook h);
 
+/* A language runtime whose threads start in start[0..nstart) (the
+ * routine it gives pthread_create) and run the program's code inside
+ * calls of user[0..nuser) (Rust's __rust_begin_short_backtrace): the
+ * runtime's own start of such a thread, up to the first of those calls,
+ * belongs to its lifecycle (RG_START; enum tr_region).  Returns 0 or -1. */
+int tracer_set_runtime(struct tracer *t, const uint64_t *start,
+		       size_t nstart, const uint64_t *user, size_t nuser);
+
 /* The value the next EV_NONDET event of any thread returns (before its
  * tracer_step); truncated to the event's type. */
 void tracer_set_value(struct tracer *t, int64_t v);

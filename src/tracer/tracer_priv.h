@@ -46,6 +46,12 @@ struct lthread {
 	struct dec_access sect[DEC_MAX_MEM]; /* reported yet, merged */
 	uint64_t region_end_pc, region_end_sp; /* CREATE/JOIN: the return */
 	uint64_t start_routine;       /* RG_START ends on entering it */
+	bool to_user;                 /* ... or, in a runtime's start
+				       * routine, on entering the first call
+				       * that may run the program's code
+				       * (tracer_set_runtime) */
+	uint64_t start_sp;            /* sp after the start routine's
+				       * return: its TLS lies above */
 	uint64_t user_ret_pc, user_ret_sp; /* the start routine's return */
 	int region_child;             /* RG_CREATE: the thread it made */
 	bool fence_after;   /* --assume-fence: its pending event is at an
@@ -108,6 +114,10 @@ struct tracer {
 	uint64_t woken;          /* threads woken by the current event */
 	struct walk_scratch *walk; /* walk.c */
 	uint64_t next_start_routine; /* for the clone of an RG_CREATE */
+#define TR_RUNTIME_MAX 64
+	uint64_t rt_start[TR_RUNTIME_MAX]; /* tracer_set_runtime */
+	uint64_t rt_user[TR_RUNTIME_MAX];
+	size_t nrt_start, nrt_user;
 	struct tr_stutter stutter[TR_MAX_THREADS]; /* threads blocked */
 	int nstutter;            /* as awaits, not yet told (await.c) */
 	uint64_t stdio_file[3];  /* glibc's stdin/stdout/stderr FILEs (0:
@@ -146,6 +156,8 @@ struct tracer {
  * queued signal (0: none). */
 struct lthread *tr_new_thread(struct tracer *t);
 int tr_sync_regs(struct tracer *t);
+bool tr_runtime_user(const struct tracer *t, uint64_t pc);
+bool tr_runtime_start(const struct tracer *t, uint64_t pc);
 int tr_load(struct tracer *t, int tid);
 int tr_deliverable_signal(struct tracer *t);
 
