@@ -226,10 +226,12 @@ static bool rust_word_lock(const char *name)
 #define SCAN_CHUNK (1u << 20)
 #define SLOW_PATH_INSNS 6
 
+/* The instruction at pc, as the program has it (tracer_insn: the bytes
+ * under breakpoints too). */
 static int decode_at(struct tracer *t, uint64_t pc, struct dec_insn *in)
 {
 	uint8_t b[16];
-	size_t n = tracer_read(t, pc, b, sizeof b);
+	size_t n = tracer_insn(t, pc, b, sizeof b);
 
 	return n ? dec_decode(b, n, pc, in) : -1;
 }
