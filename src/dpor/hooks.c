@@ -254,42 +254,104 @@ static bool calls_word_lock(struct tracer *t, const struct dec_insn *in,
 	return false;
 }
 
+/* The failing side of a fast path, followed over register-only code
+ * with what is known of ZF (0 once the cmpxchg failed) and of the byte
+ * registers a setcc copied it to: every way must reach a call of a word
+ * lock (a branch on an unknown condition: both ways). */
+struct fp_walk {
+	uint64_t pc;
+	int8_t zf;        /* 0, 1, -1 unknown */
+	int8_t reg, val;  /* a low byte register holding a known 0/1 */
+	int steps;
+};
+
+#define FP_STEPS 16
+#define FP_WAYS 8
+
+/* Does the instruction leave ZF alone? */
+static bool keeps_flags(const struct dec_insn *in)
+{
+	switch (in->loc.op) {
+	case DEC_LOC_NOP: case DEC_LOC_MOV: case DEC_LOC_MOVX:
+	case DEC_LOC_LEA: case DEC_LOC_CMOV: case DEC_LOC_SETCC:
+	case DEC_LOC_CEXT: case DEC_LOC_CDQ:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool fails_into_lock(struct tracer *t, struct fp_walk w,
+			    const uint64_t *f, size_t nf, int *ways)
+{
+	struct dec_insn in;
+
+	if (++*ways > FP_WAYS)
+		return false;
+	for (; w.steps < FP_STEPS; w.steps++) {
+		if (decode_at(t, w.pc, &in))
+			return false;
+		if (in.flow == DEC_FLOW_CALL || in.flow == DEC_FLOW_IND_CALL)
+			return calls_word_lock(t, &in, f, nf);
+		if (in.flow == DEC_FLOW_JMP) {
+			w.pc = in.target;
+			continue;
+		}
+		if (in.flow == DEC_FLOW_JCC) {
+			int c = in.loc.op == DEC_LOC_JCC ? in.loc.cond : -1;
+			uint64_t next = in.pc + in.len;
+			if ((c == 4 || c == 5) && w.zf >= 0) {
+				w.pc = (c == 4) == (w.zf == 1) ? in.target : next;
+				continue;
+			}
+			struct fp_walk o = w;
+			o.pc = in.target;
+			o.steps++;
+			if (!fails_into_lock(t, o, f, nf, ways))
+				return false;
+			w.pc = next;
+			continue;
+		}
+		if (in.flow != DEC_FLOW_NEXT ||
+		    (in.cls == DEC_PLAIN ? in.nmem != 0 : in.cls != DEC_NO_DATA))
+			return false; /* register-only code (and lea) */
+		const struct dec_local *l = &in.loc;
+		if (l->op == DEC_LOC_ALU && l->alu == DEC_ALU_TEST &&
+		    !l->imm_src && l->dst == l->src && l->dst == w.reg &&
+		    !l->dst_hi8 && w.reg >= 0) {
+			w.zf = w.val == 0;
+			w.pc = in.pc + in.len;
+			continue;
+		}
+		if (w.reg >= 0 && (in.regs_written >> w.reg & 1))
+			w.reg = -1;
+		if (l->op == DEC_LOC_SETCC && (l->cond == 4 || l->cond == 5) &&
+		    !l->dst_hi8 && l->dst >= 0 && w.zf >= 0) {
+			w.reg = l->dst;
+			w.val = l->cond == 4 ? w.zf : !w.zf;
+		}
+		if (!keeps_flags(&in))
+			w.zf = -1;
+		w.pc = in.pc + in.len;
+	}
+	return false;
+}
+
 /* Is the instruction at pc the fast path of a word lock: a 32-bit lock
- * cmpxchg, then je/jne, the failing side moving registers only before it
- * calls a word lock function?  Running the succeeding side instead is
+ * cmpxchg whose failing side, over register-only code, calls a word
+ * lock function on every way?  Running the succeeding side instead is
  * what the failing side amounts to once the call has taken the lock. */
 static bool fast_path_at(struct tracer *t, uint64_t pc, const uint64_t *f,
 			 size_t nf)
 {
-	struct dec_insn in, jcc;
+	struct dec_insn in;
+	int ways = 0;
 
 	if (decode_at(t, pc, &in) || in.cls != DEC_LOCKED_RMW ||
-	    in.nmem != 1 || in.mem[0].size != 4 ||
-	    decode_at(t, pc + in.len, &jcc) || jcc.loc.op != DEC_LOC_JCC ||
-	    (jcc.loc.cond != 4 && jcc.loc.cond != 5))
+	    in.nmem != 1 || in.mem[0].size != 4)
 		return false;
-	uint64_t next = jcc.pc + jcc.len;
-	uint64_t at = jcc.loc.cond == 4 ? next : jcc.target; /* je: ZF */
-
-	for (int k = 0; k < SLOW_PATH_INSNS; k++) {
-		if (decode_at(t, at, &in))
-			return false;
-		if (in.flow == DEC_FLOW_JMP) {
-			at = in.target;
-			continue;
-		}
-		/* what follows the call is the code after a taken lock,
-		 * as where success goes on is (the compiler may have
-		 * copied it there) */
-		if (in.flow == DEC_FLOW_CALL || in.flow == DEC_FLOW_IND_CALL)
-			return calls_word_lock(t, &in, f, nf);
-		if (in.flow != DEC_FLOW_NEXT ||
-		    (in.cls == DEC_PLAIN ? in.nmem != 0
-					 : in.cls != DEC_NO_DATA))
-			return false; /* register moves (and lea) only */
-		at = in.pc + in.len;
-	}
-	return false;
+	return fails_into_lock(t, (struct fp_walk){ pc + in.len, 0, -1, 0, 0 },
+			       f, nf, &ways);
 }
 
 /* The inlined fast paths of the word locks f[0..nf) in the executable
