@@ -617,6 +617,27 @@ static bool word_lock(const struct tr_event *ev, uint64_t *w)
 	return true;
 }
 
+/* A one-time initialisation's call on word *w (sync.c): a guard's
+ * acquire, a pthread_once that found it done?  Either could only happen
+ * once the word let it (free, or done). */
+static bool word_once(const struct tr_event *ev, uint64_t *w)
+{
+	if (ev->kind != EV_SYNC || (ev->sync_op != HOOK_SYNC_GUARD_ACQUIRE &&
+				    ev->sync_op != HOOK_SYNC_ONCE))
+		return false;
+	*w = ev->acc[0].addr;
+	return true;
+}
+
+static bool writes_word(const struct tr_event *ev, uint64_t w)
+{
+	for (int a = 0; a < ev->nacc; a++)
+		if ((ev->acc[a].rw & DEC_WRITE) && ev->acc[a].addr < w + 4 &&
+		    w < ev->acc[a].addr + ev->acc[a].size)
+			return true;
+	return false;
+}
+
 /* The 32-bit word at w that ev read (read) or wrote, when an access of
  * ev covers it within its first 8 bytes (rval, wval); else -1. */
 static int64_t word_value(const struct tr_event *ev, uint64_t w, bool read)
@@ -632,14 +653,23 @@ static int64_t word_value(const struct tr_event *ev, uint64_t w, bool read)
 	return -1;
 }
 
-/* The event of i's thread that took the futex word obj before it wrote
- * 0 there at i: its contended lock, or a locked instruction that read 0
+/* The event of i's thread (of the thread whose buffer i's update
+ * empties) that took the futex word obj before it wrote there at i: its
+ * contended lock, a guard it took, or a locked instruction that read 0
  * and wrote another value; -1 if none. */
 static long word_acquiring(const struct dpor *d, unsigned i, uint64_t obj)
 {
 	const struct gindex *gi = &d->gi;
-	long st = gm_find(&gi->by_thread, gt_key(obj >> 3, d->nodes[i].ev.tid));
+	int tid = d->nodes[i].ev.tid;
 	uint64_t o;
+
+	/* under tso and pso the write may be an update of the thread's
+	 * buffer: the thread that stored it took the word */
+	if (tid >= TR_AUX_BASE)
+		tid = d->owner[tid - TR_AUX_BASE];
+	if (tid < 0)
+		return -1;
+	long st = gm_find(&gi->by_thread, gt_key(obj >> 3, tid));
 
 	for (int32_t e = st < 0 ? -1 : gi->by_thread.all[st]; e >= 0;
 	     e = gi->enext_all[e]) {
@@ -649,6 +679,10 @@ static long word_acquiring(const struct dpor *d, unsigned i, uint64_t obj)
 			continue;
 		if (word_lock(ev, &o) && o == obj)
 			return (long)k;
+		if (ev->kind == EV_SYNC &&
+		    ev->sync_op == HOOK_SYNC_GUARD_ACQUIRE &&
+		    ev->acc[0].addr == obj && ev->rval[0] == 0)
+			return (long)k; /* it took the guard */
 		if (ev->kind == EV_RMW && word_value(ev, obj, true) == 0 &&
 		    word_value(ev, obj, false) > 0)
 			return (long)k;
@@ -688,8 +722,10 @@ static void race(struct dpor *d, unsigned i, unsigned j)
 	 * write of 0 that let it go on is the holder's unlock, and its
 	 * lock a locked instruction that changed the word from 0 (or its
 	 * own contended lock). */
-	if (word_lock(&d->nodes[j].ev, &obj) &&
-	    word_value(&d->nodes[i].ev, obj, false) == 0) {
+	if ((word_lock(&d->nodes[j].ev, &obj) &&
+	     word_value(&d->nodes[i].ev, obj, false) == 0) ||
+	    (word_once(&d->nodes[j].ev, &obj) &&
+	     writes_word(&d->nodes[i].ev, obj))) {
 		long k = word_acquiring(d, i, obj);
 		if (k >= 0)
 			i = (unsigned)k;

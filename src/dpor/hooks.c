@@ -207,6 +207,11 @@ static const struct {
 	{ "pthread_rwlock_tryrdlock", HOOK_SYNC_RW_TRYRDLOCK },
 	{ "pthread_rwlock_trywrlock", HOOK_SYNC_RW_TRYWRLOCK },
 	{ "pthread_rwlock_unlock", HOOK_SYNC_RW_UNLOCK },
+	{ "pthread_once", HOOK_SYNC_ONCE },
+	/* libstdc++ (its futex build): function-local statics */
+	{ "__cxa_guard_acquire", HOOK_SYNC_GUARD_ACQUIRE },
+	{ "__cxa_guard_release", HOOK_SYNC_GUARD_RELEASE },
+	{ "__cxa_guard_abort", HOOK_SYNC_GUARD_ABORT },
 };
 
 /* The contended path of Rust std's futex mutex, by its mangled name in

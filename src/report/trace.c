@@ -728,6 +728,13 @@ static void put_sync(struct tctx *c, const struct tr_event *ev)
 		break;
 	case HOOK_SYNC_MUTEX_TRYLOCK: what = "trylock %s"; break;
 	case HOOK_SYNC_WORD_LOCK: what = "locks %s (contended)"; break;
+	case HOOK_SYNC_GUARD_ACQUIRE:
+		what = ev->rval[0] ? "finds %s initialised"
+				   : "takes %s to initialise it";
+		break;
+	case HOOK_SYNC_GUARD_RELEASE: what = "marks %s initialised"; break;
+	case HOOK_SYNC_GUARD_ABORT: what = "gives %s up"; break;
+	case HOOK_SYNC_ONCE: what = "finds %s done (pthread_once)"; break;
 	case HOOK_SYNC_MUTEX_UNLOCK: what = "unlocks %s"; break;
 	case HOOK_SYNC_MUTEX_DESTROY: what = "destroys %s"; break;
 	case HOOK_SYNC_COND_WAIT: case HOOK_SYNC_COND_TIMEDWAIT:

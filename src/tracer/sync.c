@@ -51,7 +51,17 @@
  * then, so the unlock wakes nobody: no thread of ours sleeps in the
  * kernel on it.  Spinning, marking and sleeping are no events: the
  * lock's interleavings are those of its cmpxchg, its xchg and this
- * event (dpor.c, race(): the lock rule covers them). */
+ * event (dpor.c, race(): the lock rule covers them).
+ *
+ * One-time initialisation waits the same way (TW_WORD_LOCK):
+ *   __cxa_guard_acquire (libstdc++, futex build: the guard's first word,
+ *     1 done, 0x100 pending, 0x10000 pending with sleepers) is one event:
+ *     done -> returns 0; free -> marks it pending, returns 1 (the caller
+ *     constructs the object); pending -> waits until it is not;
+ *     __cxa_guard_release marks it done, __cxa_guard_abort free again;
+ *   pthread_once (glibc: 2 done, 1 in progress, fork generation above):
+ *     done -> one event that returns 0; in progress in another thread ->
+ *     waits until done; not started -> glibc's code runs as it is. */
 #include <errno.h>
 #include <linux/futex.h>
 #include <stdio.h>
@@ -65,6 +75,8 @@ enum { K_NORMAL, K_RECURSIVE, K_ERRORCHECK, K_ADAPTIVE };
 enum { RW_READERS = 0, RW_WRITER = 24, RW_READER_SHIFT = 3,
        RW_WRLOCKED = 3 };
 enum { B_IN = 0, B_COUNT = 8 };
+enum { G_DONE = 1, G_PENDING = 0x100, G_WAITING = 0x10000 };
+enum { ONCE_INPROGRESS = 1, ONCE_DONE = 2 };
 enum { PHASE_NONE, PHASE_WAITING, PHASE_RELOCK, PHASE_TIMEDOUT };
 #define BARRIER_SERIAL (-1)
 
@@ -354,6 +366,7 @@ static int word_fast_at(struct tracer *t, struct lthread *th,
 		return 0;
 	}
 	block(t, th, TW_WORD_LOCK, acc[0].addr, 0);
+	th->word_hook = HOOK_SYNC_WORD_FAST;
 	th->info.wait_pc = th->regs.rip;
 	th->info.wait_caller = th->regs.rip + in->len;
 	return 3;
@@ -390,9 +403,34 @@ int sync_event(struct tracer *t, struct lthread *th, uint8_t hook,
 		break;
 	case HOOK_SYNC_WORD_FAST:
 		return word_fast_at(t, th, ev);
+	case HOOK_SYNC_GUARD_ACQUIRE:
+		if (rd32(t, o) != 0 && rd32(t, o) != G_DONE) {
+			block(t, th, TW_WORD_LOCK, o, 0);
+			th->word_hook = hook;
+			return 3;
+		}
+		sync_acc(ev, o, hook);
+		ev->rval[0] = rd32(t, o); /* done: it only reads */
+		ev->wval[0] = ev->rval[0] ? ev->rval[0] : G_PENDING;
+		if (ev->rval[0])
+			ev->acc[0].rw = DEC_READ;
+		return 1;
+	case HOOK_SYNC_ONCE:
+		if (rd32(t, o) & ONCE_DONE) {
+			sync_acc(ev, o, hook);
+			ev->acc[0].rw = DEC_READ;
+			return 1;
+		}
+		if (rd32(t, o) & ONCE_INPROGRESS) { /* another thread's */
+			block(t, th, TW_WORD_LOCK, o, 0);
+			th->word_hook = hook;
+			return 3;
+		}
+		return 0; /* the first call: glibc's code */
 	case HOOK_SYNC_WORD_LOCK:
 		if (rd32(t, o) != 0) {
 			block(t, th, TW_WORD_LOCK, o, 0);
+			th->word_hook = hook;
 			return 3;
 		}
 		sync_acc(ev, o, hook);
@@ -406,9 +444,29 @@ int sync_event(struct tracer *t, struct lthread *th, uint8_t hook,
 	return 1;
 }
 
-/* After event ev: a thread blocked in a contended word lock whose word
- * ev wrote goes on if the word is 0 now, and one whose pending event is
- * such a lock looks again (another thread may have taken the word). */
+/* The calls that wait on a word (TW_WORD_LOCK) and what they wait for. */
+static bool word_waits(uint8_t hook)
+{
+	return hook == HOOK_SYNC_WORD_LOCK || hook == HOOK_SYNC_GUARD_ACQUIRE ||
+	       hook == HOOK_SYNC_ONCE;
+}
+
+static bool word_ready(uint8_t hook, uint32_t v)
+{
+	switch (hook) {
+	case HOOK_SYNC_GUARD_ACQUIRE:
+		return v == 0 || v == G_DONE;
+	case HOOK_SYNC_ONCE:
+		return (v & ONCE_DONE) || !(v & ONCE_INPROGRESS);
+	default:
+		return v == 0;
+	}
+}
+
+/* After event ev: a thread blocked on a word ev wrote (a contended word
+ * lock, a guard or a once in another thread's hands) goes on if the word
+ * lets it now, and one whose pending event is such a call looks again
+ * (another thread may have taken the word). */
 void sync_word_written(struct tracer *t, const struct tr_event *ev)
 {
 	bool opaque = ev->region || ev->sysno >= 0;
@@ -422,7 +480,7 @@ void sync_word_written(struct tracer *t, const struct tr_event *ev)
 		else if (o->info.status == TS_RUNNABLE &&
 			 o->info.pending_known &&
 			 ((o->info.pending.kind == EV_SYNC &&
-			   o->info.pending.sync_op == HOOK_SYNC_WORD_LOCK) ||
+			   word_waits(o->info.pending.sync_op)) ||
 			  (o->info.pending.kind == EV_RMW &&
 			   o->info.pending.sync_op == HOOK_SYNC_WORD_FAST)))
 			w = o->info.pending.acc[0].addr;
@@ -433,7 +491,8 @@ void sync_word_written(struct tracer *t, const struct tr_event *ev)
 			hit = (ev->acc[k].rw & DEC_WRITE) &&
 			      ev->acc[k].addr < w + 4 &&
 			      w < ev->acc[k].addr + ev->acc[k].size;
-		if (!hit || (o->info.status == TS_BLOCKED && rd32(t, w) != 0))
+		if (!hit || (o->info.status == TS_BLOCKED &&
+			     !word_ready(o->word_hook, rd32(t, w))))
 			continue;
 		o->info.status = TS_RUNNABLE;
 		o->info.wait = TW_NONE;
@@ -636,6 +695,27 @@ int sync_perform(struct tracer *t, struct lthread *th, struct tr_event *ev)
 		break;
 	case HOOK_SYNC_WORD_LOCK: /* free: sync_event saw to it */
 		r = wr32(t, obj, 1) < 0 ? -1 : 0;
+		break;
+	case HOOK_SYNC_GUARD_ACQUIRE: /* done, or free: take it */
+		if (rd32(t, obj) == G_DONE)
+			r = 0;
+		else
+			r = wr32(t, obj, G_PENDING) < 0 ? -1 : 1;
+		break;
+	case HOOK_SYNC_GUARD_RELEASE:
+	case HOOK_SYNC_GUARD_ABORT: {
+		uint32_t old = rd32(t, obj);
+		r = wr32(t, obj, hook == HOOK_SYNC_GUARD_RELEASE ? G_DONE : 0) < 0
+			    ? -1
+			    : 0;
+		/* a waiter in libstdc++'s own code (a region run natively)
+		 * sleeps on the word: wake them, as its release does */
+		if (r == 0 && (old & G_WAITING))
+			futex_wake(t, obj, INT32_MAX, UINT32_MAX);
+		break;
+	}
+	case HOOK_SYNC_ONCE: /* done: it returns */
+		r = 0;
 		break;
 	default:
 		r = mutex_perform(t, th, hook, obj);

@@ -483,8 +483,15 @@ enum tr_hook { HOOK_ASSERT_FAIL = 1, HOOK_PTHREAD_CREATE,
 		* caller, whose failure calls that function: waits until
 		* the word is 0 instead of failing (sync.c) */
 	       HOOK_SYNC_WORD_FAST,
+	       /* one-time initialisation on a word (sync.c): C++'s
+		* function-local statics (libstdc++'s guard) and
+		* pthread_once (std::call_once) */
+	       HOOK_SYNC_GUARD_ACQUIRE,
+	       HOOK_SYNC_GUARD_RELEASE,
+	       HOOK_SYNC_GUARD_ABORT,
+	       HOOK_SYNC_ONCE,
 	       HOOK_SYNC_FIRST = HOOK_SYNC_MUTEX_LOCK,
-	       HOOK_SYNC_LAST = HOOK_SYNC_WORD_FAST,
+	       HOOK_SYNC_LAST = HOOK_SYNC_ONCE,
 	       /* language runtimes (langrt.c): Rust's __rust_start_panic
 		* (the panic hook has printed the message), C++'s
 		* std::terminate and __cxxabiv1::__terminate */

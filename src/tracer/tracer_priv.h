@@ -59,6 +59,7 @@ struct lthread {
 	bool fence_pending; /* its next event waits for an empty buffer */
 	uint8_t sync_phase;           /* sync.c: where a condvar wait or a
 				       * timed lock is */
+	uint8_t word_hook;            /* sync.c: TW_WORD_LOCK's call */
 	struct sb sb;                 /* TSO store buffer */
 	struct await_win aw;          /* spin-loop detection */
 };
