@@ -588,54 +588,23 @@ static void backtrack_at(struct dpor *d, unsigned i, uint64_t init, int p)
 	d->out[d->nout++] = (struct dpor_race){ i, p, init };
 }
 
-/* The event of i's thread that took lock obj before it released it at
- * i (its chain on obj's granule, newest first); -1 if none. */
-static long acquiring(const struct dpor *d, unsigned i, uint64_t obj)
+/* A call on the futex word *w that could only happen once the word let
+ * it (sync.c): a contended word lock or a fast path's cmpxchg, which
+ * waited for 0 (*once false: what let it go on was the holder's store of
+ * 0), or a guard's acquire or a pthread_once that found the work done
+ * or not started (*once true: any write of another thread)? */
+static bool word_waiter(const struct tr_event *ev, uint64_t *w, bool *once)
 {
-	const struct gindex *gi = &d->gi;
-	long st = gm_find(&gi->by_thread, gt_key(obj >> 3, d->nodes[i].ev.tid));
-	uint64_t o;
+	uint8_t op = ev->sync_op;
+	bool lock = (ev->kind == EV_SYNC && op == HOOK_SYNC_WORD_LOCK) ||
+		    (ev->kind == EV_RMW && op == HOOK_SYNC_WORD_FAST);
 
-	for (int32_t e = st < 0 ? -1 : gi->by_thread.all[st]; e >= 0;
-	     e = gi->enext_all[e]) {
-		unsigned k = (unsigned)gi->enode[e];
-		if (k < i && ev_acquires(&d->nodes[k].ev, &o) && o == obj)
-			return (long)k;
-	}
-	return -1;
-}
-
-/* A lock of the futex word *w that could only happen while the word
- * was 0 (sync.c): a contended lock, or the lock cmpxchg of a fast path
- * (which waits for 0 instead of failing)? */
-static bool word_lock(const struct tr_event *ev, uint64_t *w)
-{
-	if (!(ev->kind == EV_SYNC && ev->sync_op == HOOK_SYNC_WORD_LOCK) &&
-	    !(ev->kind == EV_RMW && ev->sync_op == HOOK_SYNC_WORD_FAST))
+	*once = ev->kind == EV_SYNC &&
+		(op == HOOK_SYNC_GUARD_ACQUIRE || op == HOOK_SYNC_ONCE);
+	if (!lock && !*once)
 		return false;
 	*w = ev->acc[0].addr;
 	return true;
-}
-
-/* A one-time initialisation's call on word *w (sync.c): a guard's
- * acquire, a pthread_once that found it done?  Either could only happen
- * once the word let it (free, or done). */
-static bool word_once(const struct tr_event *ev, uint64_t *w)
-{
-	if (ev->kind != EV_SYNC || (ev->sync_op != HOOK_SYNC_GUARD_ACQUIRE &&
-				    ev->sync_op != HOOK_SYNC_ONCE))
-		return false;
-	*w = ev->acc[0].addr;
-	return true;
-}
-
-static bool writes_word(const struct tr_event *ev, uint64_t w)
-{
-	for (int a = 0; a < ev->nacc; a++)
-		if ((ev->acc[a].rw & DEC_WRITE) && ev->acc[a].addr < w + 4 &&
-		    w < ev->acc[a].addr + ev->acc[a].size)
-			return true;
-	return false;
 }
 
 /* The 32-bit word at w that ev read (read) or wrote, when an access of
@@ -653,18 +622,32 @@ static int64_t word_value(const struct tr_event *ev, uint64_t w, bool read)
 	return -1;
 }
 
-/* The event of i's thread (of the thread whose buffer i's update
- * empties) that took the futex word obj before it wrote there at i: its
- * contended lock, a guard it took, or a locked instruction that read 0
- * and wrote another value; -1 if none. */
-static long word_acquiring(const struct dpor *d, unsigned i, uint64_t obj)
+/* Did ev take lock obj: a pthread lock (ev_acquires), a word lock that
+ * waited, a guard it found free, a locked instruction that read 0 at
+ * obj and wrote another value (a fast path, glibc's pthread_once)? */
+static bool takes(const struct tr_event *ev, uint64_t obj)
+{
+	uint64_t o;
+	bool once;
+
+	if (ev_acquires(ev, &o))
+		return o == obj;
+	if (word_waiter(ev, &o, &once))
+		return o == obj &&
+		       (!once || (ev->sync_op == HOOK_SYNC_GUARD_ACQUIRE &&
+				  ev->rval[0] == 0));
+	return ev->kind == EV_RMW && word_value(ev, obj, true) == 0 &&
+	       word_value(ev, obj, false) > 0;
+}
+
+/* The event by which i's thread (the thread whose buffer i's update
+ * empties) took lock obj before it released it at i (its chain on obj's
+ * granule, newest first); -1 if none. */
+static long acquiring(const struct dpor *d, unsigned i, uint64_t obj)
 {
 	const struct gindex *gi = &d->gi;
 	int tid = d->nodes[i].ev.tid;
-	uint64_t o;
 
-	/* under tso and pso the write may be an update of the thread's
-	 * buffer: the thread that stored it took the word */
 	if (tid >= TR_AUX_BASE)
 		tid = d->owner[tid - TR_AUX_BASE];
 	if (tid < 0)
@@ -674,17 +657,7 @@ static long word_acquiring(const struct dpor *d, unsigned i, uint64_t obj)
 	for (int32_t e = st < 0 ? -1 : gi->by_thread.all[st]; e >= 0;
 	     e = gi->enext_all[e]) {
 		unsigned k = (unsigned)gi->enode[e];
-		const struct tr_event *ev = &d->nodes[k].ev;
-		if (k >= i)
-			continue;
-		if (word_lock(ev, &o) && o == obj)
-			return (long)k;
-		if (ev->kind == EV_SYNC &&
-		    ev->sync_op == HOOK_SYNC_GUARD_ACQUIRE &&
-		    ev->acc[0].addr == obj && ev->rval[0] == 0)
-			return (long)k; /* it took the guard */
-		if (ev->kind == EV_RMW && word_value(ev, obj, true) == 0 &&
-		    word_value(ev, obj, false) > 0)
+		if (k < i && takes(&d->nodes[k].ev, obj))
 			return (long)k;
 	}
 	return -1;
@@ -717,16 +690,14 @@ static void race(struct dpor *d, unsigned i, unsigned j)
 		if (k >= 0)
 			i = (unsigned)k;
 	}
-	/* The same for a contended lock of a futex word (sync.c,
-	 * HOOK_SYNC_WORD_LOCK), which waited for the word to be 0: the
-	 * write of 0 that let it go on is the holder's unlock, and its
-	 * lock a locked instruction that changed the word from 0 (or its
-	 * own contended lock). */
-	if ((word_lock(&d->nodes[j].ev, &obj) &&
-	     word_value(&d->nodes[i].ev, obj, false) == 0) ||
-	    (word_once(&d->nodes[j].ev, &obj) &&
-	     writes_word(&d->nodes[i].ev, obj))) {
-		long k = word_acquiring(d, i, obj);
+	/* The same for a call on a futex word that waited until another
+	 * thread's write let it go on (word_waiter): the race is with the
+	 * event by which that thread took the word. */
+	bool once;
+	if (word_waiter(&d->nodes[j].ev, &obj, &once) &&
+	    (once ? ev_writes(&d->nodes[i].ev, obj, 4)
+		  : word_value(&d->nodes[i].ev, obj, false) == 0)) {
+		long k = acquiring(d, i, obj);
 		if (k >= 0)
 			i = (unsigned)k;
 	}

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dpor/lang.h"
+
 static const struct {
 	const char *name;
 	enum tr_hook hook;
@@ -220,16 +222,13 @@ static const struct {
  * ::lock_contended` (rustc 1.63 to 1.95 checked). */
 static bool rust_word_lock(const char *name)
 {
-	bool legacy = strncmp(name, "_ZN3std", 7) == 0;
-	bool v0 = strncmp(name, "_R", 2) == 0 && strstr(name, "3std");
-
-	return (legacy || v0) && strstr(name, "5futex") &&
-	       strstr(name, "5Mutex14lock_contended");
+	return lang_rust_std(name, "5Mutex14lock_contended") &&
+	       strstr(name, "5futex");
 }
 
 #define MAX_WORD_LOCKS 8
 #define SCAN_CHUNK (1u << 20)
-#define SLOW_PATH_INSNS 6
+#define EXE_RANGES 16
 
 /* The instruction at pc, as the program has it (tracer_insn: the bytes
  * under breakpoints too). */
@@ -306,7 +305,8 @@ static bool fails_into_lock(struct tracer *t, struct fp_walk w,
 			int c = in.loc.op == DEC_LOC_JCC ? in.loc.cond : -1;
 			uint64_t next = in.pc + in.len;
 			if ((c == 4 || c == 5) && w.zf >= 0) {
-				w.pc = (c == 4) == (w.zf == 1) ? in.target : next;
+				bool taken = (c == 4) == (w.zf == 1);
+				w.pc = taken ? in.target : next;
 				continue;
 			}
 			struct fp_walk o = w;
@@ -317,8 +317,9 @@ static bool fails_into_lock(struct tracer *t, struct fp_walk w,
 			w.pc = next;
 			continue;
 		}
-		if (in.flow != DEC_FLOW_NEXT ||
-		    (in.cls == DEC_PLAIN ? in.nmem != 0 : in.cls != DEC_NO_DATA))
+		bool reg_only = in.cls == DEC_PLAIN ? in.nmem == 0
+						    : in.cls == DEC_NO_DATA;
+		if (in.flow != DEC_FLOW_NEXT || !reg_only)
 			return false; /* register-only code (and lea) */
 		const struct dec_local *l = &in.loc;
 		if (l->op == DEC_LOC_ALU && l->alu == DEC_ALU_TEST &&
@@ -359,38 +360,48 @@ static bool fast_path_at(struct tracer *t, uint64_t pc, const uint64_t *f,
 			       f, nf, &ways);
 }
 
+/* Do the bytes at b[0..] (at least 4) start a lock cmpxchg r32, m32:
+ * F0 [REX without W] 0F B1? */
+static bool lock_cmpxchg32(const uint8_t *b)
+{
+	int k = (b[1] & 0xf8) == 0x40 ? 2 : 1;
+
+	return b[0] == 0xf0 && b[k] == 0x0f && b[k + 1] == 0xb1;
+}
+
+/* The fast paths in [lo, hi) of the executable's memory, hooked. */
+static int scan_range(struct tracer *t, uint64_t lo, uint64_t hi,
+		      uint8_t *buf, const uint64_t *f, size_t nf)
+{
+	for (uint64_t a = lo; a < hi; a += SCAN_CHUNK) {
+		size_t want = hi - a < SCAN_CHUNK + 4 ? hi - a : SCAN_CHUNK + 4;
+		size_t n = tracer_read(t, a, buf, want);
+		for (size_t i = 0; i + 3 < n && i < SCAN_CHUNK; i++)
+			if (lock_cmpxchg32(buf + i) &&
+			    fast_path_at(t, a + i, f, nf) &&
+			    tracer_add_hook(t, a + i, HOOK_SYNC_WORD_FAST) < 0)
+				return -1;
+	}
+	return 0;
+}
+
 /* The inlined fast paths of the word locks f[0..nf) in the executable
- * (HOOK_SYNC_WORD_FAST): each lock cmpxchg r32, m32 (F0 [REX] 0F B1)
- * whose failure calls one of them. */
+ * (HOOK_SYNC_WORD_FAST): each lock cmpxchg r32, m32 whose failure calls
+ * one of them. */
 static int word_fast_paths(struct tracer *t, struct symtab *sym,
 			   const uint64_t *f, size_t nf)
 {
-	uint64_t lo, hi;
-	uint8_t *buf;
-	int r = 0;
+	uint64_t r[EXE_RANGES][2];
+	size_t nr = nf ? sym_exe_ranges(sym, r, EXE_RANGES) : 0;
+	uint8_t *buf = nr ? malloc(SCAN_CHUNK + 4) : NULL;
+	int rc = 0;
 
-	if (!nf || sym_exe_bounds(sym, &lo, &hi))
-		return 0;
-	buf = malloc(SCAN_CHUNK + 4);
-	if (!buf)
+	if (nr && !buf)
 		return -1;
-	for (uint64_t a = lo; a < hi && r == 0; a += SCAN_CHUNK) {
-		size_t want = hi - a < SCAN_CHUNK + 4 ? hi - a : SCAN_CHUNK + 4;
-		size_t n = tracer_read(t, a, buf, want);
-		for (size_t i = 0; i + 3 < n && i < SCAN_CHUNK && r == 0; i++) {
-			size_t j = i + 1;
-			if (buf[i] != 0xf0)
-				continue;
-			if ((buf[j] & 0xf8) == 0x40) /* REX without W */
-				j++;
-			if (j + 1 < n && buf[j] == 0x0f && buf[j + 1] == 0xb1 &&
-			    fast_path_at(t, a + i, f, nf))
-				r = tracer_add_hook(t, a + i,
-						    HOOK_SYNC_WORD_FAST);
-		}
-	}
+	for (size_t k = 0; k < nr && rc == 0; k++)
+		rc = scan_range(t, r[k][0], r[k][1], buf, f, nf);
 	free(buf);
-	return r < 0 ? -1 : 0;
+	return rc;
 }
 
 int hooks_sync(struct tracer *t, struct symtab *sym, const struct options *o)

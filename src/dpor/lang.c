@@ -35,17 +35,23 @@ static int cfa(void *ctx, uint64_t pc, struct tr_cfa *out)
 	return 0;
 }
 
-/* Rust std's thread start routine, Thread::new's thread_start (legacy
- * and v0 mangling; rustc 1.63 to 1.95). */
-static bool rust_thread_start(const char *name)
+bool lang_rust_std(const char *name, const char *part)
 {
 	return (strncmp(name, "_ZN3std", 7) == 0 ||
 		(strncmp(name, "_R", 2) == 0 && strstr(name, "3std"))) &&
-	       strstr(name, "6Thread3new12thread_start");
+	       strstr(name, part);
+}
+
+/* Rust std's thread start routine, Thread::new's thread_start (rustc
+ * 1.63 to 1.95). */
+static bool rust_thread_start(const char *name)
+{
+	return lang_rust_std(name, "6Thread3new12thread_start");
 }
 
 /* ... and the call its closure runs the program's code in (also main's,
- * from lang_start), one instance per closure type. */
+ * from lang_start), one instance per closure type (mangled in the
+ * program's crate). */
 static bool rust_user_start(const char *name)
 {
 	return strstr(name, "28__rust_begin_short_backtrace") != NULL;
@@ -57,9 +63,7 @@ static bool rust_user_start(const char *name)
  * shares (docs/LANGUAGES.md). */
 static bool rust_thread_end(const char *name)
 {
-	return (strncmp(name, "_ZN3std", 7) == 0 ||
-		(strncmp(name, "_R", 2) == 0 && strstr(name, "3std"))) &&
-	       strstr(name, "14stack_overflow3imp12drop_handler");
+	return lang_rust_std(name, "14stack_overflow3imp12drop_handler");
 }
 
 #define MAX_RUNTIME 64
@@ -67,8 +71,8 @@ static bool rust_thread_end(const char *name)
 int lang_install(struct tracer *t, struct symtab *sym)
 {
 	bool cxx = false;
-	uint64_t a, start[MAX_RUNTIME], user[MAX_RUNTIME];
-	size_t ns, nu;
+	uint64_t a, start[MAX_RUNTIME], user[MAX_RUNTIME], end[MAX_RUNTIME];
+	size_t ns, nu, ne;
 
 	if (!getenv("X86SMC_NO_UNWIND")) /* for timings: no frames */
 		tracer_set_unwind(t, cfa, sym);
@@ -84,9 +88,9 @@ int lang_install(struct tracer *t, struct symtab *sym)
 	if (!getenv("X86SMC_RUNTIME_EVENTS")) {
 		if (tracer_set_runtime(t, start, ns, user, nu) < 0)
 			return -1;
-		ns = sym_exe_match(sym, rust_thread_end, start, MAX_RUNTIME);
-		for (size_t i = 0; i < ns; i++)
-			if (tracer_add_hook(t, start[i], HOOK_LIB_OWN) < 0)
+		ne = sym_exe_match(sym, rust_thread_end, end, MAX_RUNTIME);
+		for (size_t i = 0; i < ne; i++)
+			if (tracer_add_hook(t, end[i], HOOK_LIB_OWN) < 0)
 				return -1;
 	}
 	/* where terminate's handler ends: only for libstdc++'s programs */

@@ -10,11 +10,16 @@
  * A binary without these symbols (a C program) gets neither hook. */
 #ifndef X86SMC_DPOR_LANG_H
 #define X86SMC_DPOR_LANG_H
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "report/results.h"
 #include "report/sym.h"
 #include "tracer/tracer.h"
+
+/* Is the mangled name (legacy _ZN or v0 _R) one of Rust std's, with
+ * part in it (a path segment as mangled: "6Thread3new12thread_start")? */
+bool lang_rust_std(const char *name, const char *part);
 
 /* Install the runtime hooks the target's objects define and the
  * unwinder.  Returns 0, or -1 if a hook could not be placed. */

@@ -455,47 +455,59 @@ uint64_t sym_addr(struct symtab *st, const char *name)
 	return 0;
 }
 
-size_t sym_exe_prefix(struct symtab *st, const char *prefix,
-		      uint64_t *addr, size_t max)
+/* The executable's functions keep(name, arg) accepts, at run time. */
+static size_t exe_funcs(struct symtab *st,
+			bool (*keep)(const char *name, const void *arg),
+			const void *arg, uint64_t *addr, size_t max)
 {
 	size_t n;
 
 	if (!st || !st->has_exe)
 		return 0;
 	load_syms(&st->objs[0]);
-	n = symelf_prefix(st->objs[0].syms, prefix, addr, max);
+	n = symelf_funcs(st->objs[0].syms, keep, arg, addr, max);
 	for (size_t i = 0; i < n; i++)
 		addr[i] += st->objs[0].bias;
 	return n;
 }
 
-int sym_exe_bounds(const struct symtab *st, uint64_t *lo, uint64_t *hi)
+static bool has_prefix(const char *name, const void *prefix)
 {
-	bool any = false;
+	return strncmp(name, prefix, strlen(prefix)) == 0;
+}
 
-	for (size_t i = 0; st && st->has_exe && i < st->nr; i++) {
-		if (st->r[i].obj != 0)
-			continue;
-		if (!any || st->r[i].lo < *lo)
-			*lo = st->r[i].lo;
-		if (!any || st->r[i].hi > *hi)
-			*hi = st->r[i].hi;
-		any = true;
-	}
-	return any ? 0 : -1;
+size_t sym_exe_prefix(struct symtab *st, const char *prefix,
+		      uint64_t *addr, size_t max)
+{
+	return exe_funcs(st, has_prefix, prefix, addr, max);
+}
+
+struct want {
+	bool (*fn)(const char *name);
+};
+
+static bool wanted(const char *name, const void *w)
+{
+	return ((const struct want *)w)->fn(name);
 }
 
 size_t sym_exe_match(struct symtab *st, bool (*want)(const char *name),
 		     uint64_t *addr, size_t max)
 {
-	size_t n;
+	const struct want w = { want };
 
-	if (!st || !st->has_exe)
-		return 0;
-	load_syms(&st->objs[0]);
-	n = symelf_match(st->objs[0].syms, want, addr, max);
-	for (size_t i = 0; i < n; i++)
-		addr[i] += st->objs[0].bias;
+	return exe_funcs(st, wanted, &w, addr, max);
+}
+
+size_t sym_exe_ranges(const struct symtab *st, uint64_t (*r)[2], size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; st && st->has_exe && i < st->nr && n < max; i++)
+		if (st->r[i].obj == 0) {
+			r[n][0] = st->r[i].lo;
+			r[n++][1] = st->r[i].hi;
+		}
 	return n;
 }
 

@@ -43,9 +43,9 @@ uint64_t sym_addr(struct symtab *st, const char *name);
 size_t sym_exe_prefix(struct symtab *st, const char *prefix,
 		      uint64_t *addr, size_t max);
 
-/* The lowest and highest address the executable is mapped at: 0 or -1
- * (no executable). */
-int sym_exe_bounds(const struct symtab *st, uint64_t *lo, uint64_t *hi);
+/* The executable's mappings, each run of adjacent ones as one range
+ * [r[i][0], r[i][1]), at most max; returns how many. */
+size_t sym_exe_ranges(const struct symtab *st, uint64_t (*r)[2], size_t max);
 
 /* The same for the functions whose (mangled) names want() accepts. */
 size_t sym_exe_match(struct symtab *st, bool (*want)(const char *name),

@@ -381,10 +381,9 @@ int symelf_addr(struct symelf *t, const char *name, uint64_t *vaddr)
 	return t && !mangled(name) ? addr_demangled(t, name, vaddr) : -1;
 }
 
-/* The functions whose names keep() accepts, each address once. */
-static size_t collect(const struct symelf *t,
-		      bool (*keep)(const char *name, const void *arg),
-		      const void *arg, uint64_t *vaddr, size_t max)
+size_t symelf_funcs(const struct symelf *t,
+		    bool (*keep)(const char *name, const void *arg),
+		    const void *arg, uint64_t *vaddr, size_t max)
 {
 	size_t n = 0;
 
@@ -399,34 +398,6 @@ static size_t collect(const struct symelf *t,
 			vaddr[n++] = e->addr;
 	}
 	return n;
-}
-
-static bool has_prefix(const char *name, const void *prefix)
-{
-	return strncmp(name, prefix, strlen(prefix)) == 0;
-}
-
-size_t symelf_prefix(const struct symelf *t, const char *prefix,
-		     uint64_t *vaddr, size_t max)
-{
-	return collect(t, has_prefix, prefix, vaddr, max);
-}
-
-struct want {
-	bool (*fn)(const char *name);
-};
-
-static bool wanted(const char *name, const void *w)
-{
-	return ((const struct want *)w)->fn(name);
-}
-
-size_t symelf_match(const struct symelf *t, bool (*want)(const char *name),
-		    uint64_t *vaddr, size_t max)
-{
-	const struct want w = { want };
-
-	return collect(t, wanted, &w, vaddr, max);
 }
 
 int symelf_check(const struct symelf *t)

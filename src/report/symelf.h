@@ -71,14 +71,12 @@ const char *symelf_find(struct symelf *t, uint64_t vaddr, uint64_t *start);
  * more than one address it is ambiguous: -2. */
 int symelf_addr(struct symelf *t, const char *name, uint64_t *vaddr);
 
-/* The st_values of the functions (STT_FUNC) whose names start with
- * prefix, each address once, at most max; returns how many. */
-size_t symelf_prefix(const struct symelf *t, const char *prefix,
-		     uint64_t *vaddr, size_t max);
-
-/* The same for the functions whose (mangled) names want() accepts. */
-size_t symelf_match(const struct symelf *t, bool (*want)(const char *name),
-		    uint64_t *vaddr, size_t max);
+/* The st_values of the functions (STT_FUNC) whose (mangled) names
+ * keep(name, arg) accepts, each address once, at most max; returns how
+ * many. */
+size_t symelf_funcs(const struct symelf *t,
+		    bool (*keep)(const char *name, const void *arg),
+		    const void *arg, uint64_t *vaddr, size_t max);
 
 /* Debug-build invariant check: sorted by address, names in the arena. */
 int symelf_check(const struct symelf *t);

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 
 #include "tracer/determ.h"
-#include "tracer/log.h"
 #include "tracer/tracer_priv.h"
 
 /* ---- atomic regions of the thread lifecycle (tracer.h) ---- */

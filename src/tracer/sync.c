@@ -344,6 +344,37 @@ static int cond_wait_at(struct tracer *t, struct lthread *th, uint8_t hook,
 	return 1;
 }
 
+/* The calls that wait on a word (TW_WORD_LOCK), and the values of the
+ * word that let them go on: a lock free, a guard free or done, a once
+ * done or not started. */
+static bool word_waits(uint8_t hook)
+{
+	return hook == HOOK_SYNC_WORD_LOCK || hook == HOOK_SYNC_GUARD_ACQUIRE ||
+	       hook == HOOK_SYNC_ONCE;
+}
+
+static bool word_ready(uint8_t hook, uint32_t v)
+{
+	switch (hook) {
+	case HOOK_SYNC_GUARD_ACQUIRE:
+		return v == 0 || v == G_DONE;
+	case HOOK_SYNC_ONCE:
+		return (v & ONCE_DONE) || !(v & ONCE_INPROGRESS);
+	default:
+		return v == 0;
+	}
+}
+
+/* th waits in call hook until a write to the word at w lets it go on
+ * (sync_word_written, word_ready). */
+static int word_block(struct tracer *t, struct lthread *th, uint64_t w,
+		      uint8_t hook)
+{
+	block(t, th, TW_WORD_LOCK, w, 0);
+	th->word_hook = hook;
+	return 3;
+}
+
 /* The fast path's lock cmpxchg (HOOK_SYNC_WORD_FAST): when the word is
  * 0 it is the event it is (eax is 0: it succeeds), marked for the lock
  * rule (dpor.c) and for sync_word_written; else the thread waits for 0,
@@ -365,9 +396,8 @@ static int word_fast_at(struct tracer *t, struct lthread *th,
 		ev->sync_op = HOOK_SYNC_WORD_FAST;
 		return 0;
 	}
-	block(t, th, TW_WORD_LOCK, acc[0].addr, 0);
-	th->word_hook = HOOK_SYNC_WORD_FAST;
-	th->info.wait_pc = th->regs.rip;
+	word_block(t, th, acc[0].addr, HOOK_SYNC_WORD_FAST);
+	th->info.wait_pc = th->regs.rip; /* not at a call's entry */
 	th->info.wait_caller = th->regs.rip + in->len;
 	return 3;
 }
@@ -404,63 +434,29 @@ int sync_event(struct tracer *t, struct lthread *th, uint8_t hook,
 	case HOOK_SYNC_WORD_FAST:
 		return word_fast_at(t, th, ev);
 	case HOOK_SYNC_GUARD_ACQUIRE:
-		if (rd32(t, o) != 0 && rd32(t, o) != G_DONE) {
-			block(t, th, TW_WORD_LOCK, o, 0);
-			th->word_hook = hook;
-			return 3;
-		}
-		sync_acc(ev, o, hook);
-		ev->rval[0] = rd32(t, o); /* done: it only reads */
-		ev->wval[0] = ev->rval[0] ? ev->rval[0] : G_PENDING;
-		if (ev->rval[0])
-			ev->acc[0].rw = DEC_READ;
-		return 1;
 	case HOOK_SYNC_ONCE:
-		if (rd32(t, o) & ONCE_DONE) {
-			sync_acc(ev, o, hook);
-			ev->acc[0].rw = DEC_READ;
-			return 1;
-		}
-		if (rd32(t, o) & ONCE_INPROGRESS) { /* another thread's */
-			block(t, th, TW_WORD_LOCK, o, 0);
-			th->word_hook = hook;
-			return 3;
-		}
-		return 0; /* the first call: glibc's code */
-	case HOOK_SYNC_WORD_LOCK:
-		if (rd32(t, o) != 0) {
-			block(t, th, TW_WORD_LOCK, o, 0);
-			th->word_hook = hook;
-			return 3;
-		}
+	case HOOK_SYNC_WORD_LOCK: {
+		uint32_t v = rd32(t, o);
+		if (hook == HOOK_SYNC_ONCE &&
+		    !(v & (ONCE_DONE | ONCE_INPROGRESS)))
+			return 0; /* not started: glibc's code */
+		if (!word_ready(hook, v))
+			return word_block(t, th, o, hook);
 		sync_acc(ev, o, hook);
-		ev->rval[0] = 0; /* as a lock cmpxchg 0 -> 1 would */
-		ev->wval[0] = 1;
+		/* what it read and writes: done (a guard, a once) is only
+		 * read; a free guard is marked pending, a free lock taken */
+		ev->rval[0] = v;
+		ev->wval[0] = hook == HOOK_SYNC_WORD_LOCK ? 1
+			      : v ? v : G_PENDING;
+		if (v)
+			ev->acc[0].rw = DEC_READ;
 		return 1;
+	}
 	default:
 		break;
 	}
 	sync_acc(ev, o, hook);
 	return 1;
-}
-
-/* The calls that wait on a word (TW_WORD_LOCK) and what they wait for. */
-static bool word_waits(uint8_t hook)
-{
-	return hook == HOOK_SYNC_WORD_LOCK || hook == HOOK_SYNC_GUARD_ACQUIRE ||
-	       hook == HOOK_SYNC_ONCE;
-}
-
-static bool word_ready(uint8_t hook, uint32_t v)
-{
-	switch (hook) {
-	case HOOK_SYNC_GUARD_ACQUIRE:
-		return v == 0 || v == G_DONE;
-	case HOOK_SYNC_ONCE:
-		return (v & ONCE_DONE) || !(v & ONCE_INPROGRESS);
-	default:
-		return v == 0;
-	}
 }
 
 /* After event ev: a thread blocked on a word ev wrote (a contended word
@@ -486,12 +482,8 @@ void sync_word_written(struct tracer *t, const struct tr_event *ev)
 			w = o->info.pending.acc[0].addr;
 		else
 			continue;
-		bool hit = opaque;
-		for (int k = 0; k < ev->nacc && !hit; k++)
-			hit = (ev->acc[k].rw & DEC_WRITE) &&
-			      ev->acc[k].addr < w + 4 &&
-			      w < ev->acc[k].addr + ev->acc[k].size;
-		if (!hit || (o->info.status == TS_BLOCKED &&
+		if (!(opaque || ev_writes(ev, w, 4)) ||
+		    (o->info.status == TS_BLOCKED &&
 			     !word_ready(o->word_hook, rd32(t, w))))
 			continue;
 		o->info.status = TS_RUNNABLE;
@@ -696,18 +688,14 @@ int sync_perform(struct tracer *t, struct lthread *th, struct tr_event *ev)
 	case HOOK_SYNC_WORD_LOCK: /* free: sync_event saw to it */
 		r = wr32(t, obj, 1) < 0 ? -1 : 0;
 		break;
-	case HOOK_SYNC_GUARD_ACQUIRE: /* done, or free: take it */
-		if (rd32(t, obj) == G_DONE)
-			r = 0;
-		else
-			r = wr32(t, obj, G_PENDING) < 0 ? -1 : 1;
+	case HOOK_SYNC_GUARD_ACQUIRE: /* done (returns 0), or free: take it */
+		r = ev->rval[0] ? 0 : wr32(t, obj, G_PENDING) < 0 ? -1 : 1;
 		break;
 	case HOOK_SYNC_GUARD_RELEASE:
 	case HOOK_SYNC_GUARD_ABORT: {
 		uint32_t old = rd32(t, obj);
-		r = wr32(t, obj, hook == HOOK_SYNC_GUARD_RELEASE ? G_DONE : 0) < 0
-			    ? -1
-			    : 0;
+		uint32_t v = hook == HOOK_SYNC_GUARD_RELEASE ? G_DONE : 0;
+		r = wr32(t, obj, v) < 0 ? -1 : 0;
 		/* a waiter in libstdc++'s own code (a region run natively)
 		 * sleeps on the word: wake them, as its release does */
 		if (r == 0 && (old & G_WAITING))

@@ -1532,17 +1532,12 @@ bool tr_runtime_user(const struct tracer *t, uint64_t pc)
 	return false;
 }
 
-static bool runtime_start(const struct tracer *t, uint64_t pc)
-{
-	for (size_t i = 0; i < t->nrt_start; i++)
-		if (t->rt_start[i] == pc)
-			return t->nrt_user > 0;
-	return false;
-}
-
 bool tr_runtime_start(const struct tracer *t, uint64_t pc)
 {
-	return runtime_start(t, pc);
+	for (size_t i = 0; i < t->nrt_start; i++) /* none without users */
+		if (t->rt_start[i] == pc)
+			return true;
+	return false;
 }
 
 size_t tracer_read(struct tracer *t, uint64_t addr, void *buf, size_t n)

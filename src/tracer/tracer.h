@@ -536,6 +536,17 @@ static inline bool ev_releases(const struct tr_event *ev, uint64_t obj)
 	}
 }
 
+/* Does ev write some of [addr, addr + n)? */
+static inline bool ev_writes(const struct tr_event *ev, uint64_t addr,
+			     uint64_t n)
+{
+	for (int i = 0; i < ev->nacc; i++)
+		if ((ev->acc[i].rw & DEC_WRITE) && ev->acc[i].addr < addr + n &&
+		    addr < ev->acc[i].addr + ev->acc[i].size)
+			return true;
+	return false;
+}
+
 int tracer_add_hook(struct tracer *t, uint64_t pc, enum tr_hook h);
 
 /* A language runtime whose threads start in start[0..nstart) (the
