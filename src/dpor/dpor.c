@@ -939,7 +939,7 @@ const struct tr_event *sleeper_event(const struct node *n,
 		return &n->ev;
 	*buf = n->ev;
 	ev_end_accesses(end, &nend);
-	if (buf->nacc + nend > DEC_MAX_MEM) {
+	if (buf->nacc + nend > EV_MAX_ACC) {
 		end[0] = (struct dec_access){ 0, UINT64_MAX,
 					      DEC_READ | DEC_WRITE, 0 };
 		nend = 1;

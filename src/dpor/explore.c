@@ -31,6 +31,7 @@
 #include "report/sym.h"
 #include "report/trace.h"
 #include "tracer/escape.h"
+#include "tracer/log.h"
 #include "tracer/proc.h"
 #include "tracer/prof.h"
 #include "tracer/tracer.h"
@@ -45,6 +46,8 @@
 #define CP_GAP 24
 #define CP_MAX 32
 #define CP_BRANCH_GAP 8 /* replayed events a branch checkpoint saves */
+#define CP_STOP_GAP 40  /* stops since the last checkpoint that make one
+			 * worth a fork (~10 us a stop, ~400 us a fork) */
 #define FENCE_MIN 0.5    /* the fence check's default budget (s): at */
 #define FENCE_MAX 10.0   /* least, at most (a quarter of the search) */
 #define PCT_MAX_DEPTH 8 /* bug depth d: d - 1 priority change points */
@@ -71,6 +74,8 @@ struct explorer {
 	bool optimal;                  /* the search is Optimal-DPOR's */
 	int cpu;                       /* to pin the tracer to, -1: current */
 	bool use_cps;                  /* checkpoints (X86SMC_NO_CHECKPOINTS) */
+	uint64_t cp_stops; /* the tracer's stops at the last checkpoint (or
+			    * the execution's start) */
 	struct {                       /* live checkpoints of the tree cp_tree, */
 		unsigned depth;        /* by depth: taken after that many  */
 		struct tr_checkpoint *c; /* events of the current path   */
@@ -114,6 +119,22 @@ static void where(struct explorer *x, uint64_t pc, char *buf, size_t n)
 }
 
 /* ---- outcome and error of one execution ---- */
+
+/* -v: where each live thread was when --max-steps cut the execution (a
+ * loop no await detection caught is usually one of these). */
+static void log_cut(struct explorer *x)
+{
+	char b[160];
+
+	for (int i = 0; i < tracer_nthreads(x->t); i++) {
+		const struct tr_thread_info *ti = tracer_thread(x->t, i);
+		if (ti->status == TS_EXITED || !ti->pending_known)
+			continue;
+		where(x, ti->pending.pc, b, sizeof b);
+		pr_debug("cut: thread %d status %d at %s", i,
+			 (int)ti->status, b);
+	}
+}
 
 static void describe_deadlock(struct explorer *x, struct error_rec *e)
 {
@@ -329,6 +350,8 @@ static int judge(struct explorer *x, struct error_rec *e, char *status,
 	case END_STEPS:
 		snprintf(status, n, "max-steps");
 		x->res->max_steps_cut++; /* the search is not complete */
+		if (log_verbose)
+			log_cut(x);
 		return 0;
 	case END_THREADS:
 		snprintf(status, n, "thread-limit");
@@ -931,7 +954,14 @@ static void checkpoint(struct explorer *x, unsigned k)
 	 * costs ~43 us, a fork ~200 us; 2.38 -> 2.17 s) */
 	unsigned branch = x->dpor ? dpor_prefix(x->dpor) : 0;
 	bool at_branch = k == branch && k >= last + CP_BRANCH_GAP;
-	if (!x->use_cps || (k < last + CP_GAP + last / 4 && !at_branch) ||
+	/* events that cost many stops each (an atomic section, a library
+	 * call run by steps) count by their stops: replaying them costs
+	 * more than a fork long before CP_GAP events */
+	struct tracer_stats st;
+	tracer_stats(x->t, &st);
+	bool costly = k > last && st.ptrace_stops >= x->cp_stops + CP_STOP_GAP;
+	if (!x->use_cps || (k < last + CP_GAP + last / 4 && !at_branch &&
+			    !costly) ||
 	    proc_interrupted() || (x->abort && *x->abort))
 		return;
 	if (x->ncp == CP_MAX) {
@@ -950,6 +980,7 @@ static void checkpoint(struct explorer *x, unsigned k)
 		return;
 	x->cp[x->ncp].depth = k;
 	x->cp[x->ncp++].c = c;
+	x->cp_stops = st.ptrace_stops;
 	x->cp_tree = dpor_serial(x->dpor);
 }
 
@@ -976,7 +1007,10 @@ static enum exec_result step_loop(struct explorer *x)
 {
 	struct tr_event ev;
 	unsigned k = x->start_k;
+	struct tracer_stats st;
 
+	tracer_stats(x->t, &st);
+	x->cp_stops = st.ptrace_stops;
 	while (!tracer_ended(x->t)) {
 		if (proc_interrupted() || (x->abort && *x->abort))
 			return EXEC_INTERRUPTED;

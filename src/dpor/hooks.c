@@ -226,6 +226,39 @@ static bool rust_word_lock(const char *name)
 	       strstr(name, "5futex");
 }
 
+/* Rust std's channels (std::sync::mpsc; since 1.67 built on
+ * std::sync::mpmc): every function of theirs, and the trait impls on their
+ * types (Drop, Clone), runs as one atomic section (HOOK_ATOMIC_CALL:
+ * docs/LIBRARY.md, "Rust channels").  Legacy names `std::sync::mpsc::...`
+ * and `<std::sync::mpmc::Sender<T> as ...>::...`, v0 names with the path
+ * std::sync::mpmc; not drop_in_place (it drops the program's values
+ * too) nor the Debug impls. */
+static bool rust_channel(const char *name)
+{
+	static const char *const path[] = { "3std4sync4mpsc",
+					    "3std4sync4mpmc" };
+	static const char *const self[] = { "_$LT$std..sync..mpsc..",
+					     "_$LT$std..sync..mpmc.." };
+	const char *p = name + 3;
+	bool hit = false;
+
+	if (strstr(name, "drop_in_place") || strstr(name, "fmt"))
+		return false;
+	for (int i = 0; i < 2 && !hit; i++) {
+		if (strncmp(name, "_ZN", 3) == 0) {
+			while (*p >= '0' && *p <= '9')
+				p++;
+			hit = strncmp(name + 3, path[i],
+				      strlen(path[i])) == 0 ||
+			      strncmp(p, self[i], strlen(self[i])) == 0;
+		} else if (strncmp(name, "_R", 2) == 0) {
+			hit = strstr(name, path[i]) != NULL;
+		}
+	}
+	return hit;
+}
+
+#define MAX_CHANNEL_FUNCS 512
 #define MAX_WORD_LOCKS 8
 #define SCAN_CHUNK (1u << 20)
 #define EXE_RANGES 16
@@ -406,7 +439,7 @@ static int word_fast_paths(struct tracer *t, struct symtab *sym,
 
 int hooks_sync(struct tracer *t, struct symtab *sym, const struct options *o)
 {
-	uint64_t a[MAX_WORD_LOCKS];
+	uint64_t a[MAX_WORD_LOCKS], *c;
 	size_t n;
 
 	if (o->sync_instructions)
@@ -416,6 +449,16 @@ int hooks_sync(struct tracer *t, struct symtab *sym, const struct options *o)
 		if (f && tracer_add_hook(t, f, sync_calls[i].hook) < 0)
 			return -1;
 	}
+	c = malloc(MAX_CHANNEL_FUNCS * sizeof *c);
+	if (!c)
+		return -1;
+	n = sym_exe_match(sym, rust_channel, c, MAX_CHANNEL_FUNCS);
+	for (size_t i = 0; i < n; i++)
+		if (tracer_add_hook(t, c[i], HOOK_ATOMIC_CALL) < 0) {
+			free(c);
+			return -1;
+		}
+	free(c);
 	n = sym_exe_match(sym, rust_word_lock, a, MAX_WORD_LOCKS);
 	for (size_t i = 0; i < n; i++)
 		if (tracer_add_hook(t, a[i], HOOK_SYNC_WORD_LOCK) < 0)

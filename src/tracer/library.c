@@ -66,7 +66,7 @@ static void acc(struct tr_event *ev, uint64_t addr, uint64_t size,
 	struct dec_access a = { addr, size, rw, DEC_MEM_EXPLICIT };
 
 	if (addr && size)
-		acc_merge(ev->acc, &ev->nacc, &a);
+		acc_merge(ev->acc, &ev->nacc, EV_MAX_ACC, &a);
 }
 
 static uint64_t reg_arg(const struct user_regs_struct *r, int i)

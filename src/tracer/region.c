@@ -35,7 +35,7 @@ static void region_event(struct lthread *th, struct tr_event *ev,
 static void add_acc(struct tr_event *ev, uint64_t addr, uint64_t size,
 		    uint8_t rw)
 {
-	if (addr && ev->nacc < DEC_MAX_MEM)
+	if (addr && ev->nacc < EV_MAX_ACC)
 		ev->acc[ev->nacc++] = (struct dec_access){ addr, size, rw, 0 };
 }
 

@@ -5,7 +5,7 @@
  * shared accesses its instructions made.  It runs like any code (stop
  * points, walks, single steps), but each visible event inside it is
  * performed on the spot instead of being handed to the explorer, and its
- * accesses are merged into the section's (acc_merge: at most DEC_MAX_MEM
+ * accesses are merged into the section's (acc_merge: at most EV_MAX_ACC
  * ranges; when there are more, the closest ranges are joined, which can
  * only add conflicts).  So the section conflicts with exactly the events of other
  * threads that touch what it touched, and no other thread runs in
@@ -49,7 +49,7 @@ void section_region_done(struct tracer *t, struct lthread *th)
 	memset(&e, 0, sizeof e); /* a library call inside: its block */
 	lib_after(t, th, &e);
 	for (int i = 0; i < e.nacc; i++)
-		acc_merge(th->sect, &th->nsect, &e.acc[i]);
+		acc_merge(th->sect, &th->nsect, EV_MAX_ACC, &e.acc[i]);
 }
 
 bool section_done(struct tracer *t, struct lthread *th)
@@ -78,7 +78,7 @@ int section_inline(struct tracer *t, struct lthread *th)
 	int r;
 
 	for (int i = 0; i < ev->nacc; i++)
-		acc_merge(th->sect, &th->nsect, &ev->acc[i]);
+		acc_merge(th->sect, &th->nsect, EV_MAX_ACC, &ev->acc[i]);
 	r = tr_section_perform(t, th, ev);
 	if (r < 0)
 		return -1;
@@ -113,7 +113,7 @@ bool section_report(struct tracer *t, struct lthread *th,
 	if (!th->nsect)
 		return false;
 	for (int i = 0; i < th->nsect; i++)
-		acc_merge(done->acc, &n, &th->sect[i]);
+		acc_merge(done->acc, &n, EV_MAX_ACC, &th->sect[i]);
 	for (int i = done->nacc; i < n; i++)
 		done->rval[i] = done->wval[i] = 0;
 	done->nacc = n;
@@ -121,12 +121,18 @@ bool section_report(struct tracer *t, struct lthread *th,
 	return true;
 }
 
+/* Only a section paused at a value choice runs alone.  A thread woken
+ * inside a section is not: its rest is an event like any other, and the
+ * threads that could run before it may (a Rust channel's receiver woken
+ * by one sender: the other sender's send can still come first, or the
+ * receiver always got the first sender's message). */
 int tracer_exclusive(struct tracer *t)
 {
 	for (int i = 0; i < t->nthreads; i++) {
 		const struct lthread *th = &t->th[i];
 		if (th->section != RG_NONE && th->info.status == TS_RUNNABLE &&
-		    th->info.pending_known)
+		    th->info.pending_known &&
+		    th->info.pending.kind == EV_NONDET)
 			return i;
 	}
 	return -1;

@@ -621,7 +621,7 @@ int sys_classify(struct tracer *t, struct lthread *th, struct tr_event *ev)
 {
 	long nr = (long)th->regs.rax;
 	const struct sys_row *rw = row(nr);
-	struct dec_access mem[DEC_MAX_MEM];
+	struct dec_access mem[EV_MAX_ACC];
 	long a[6];
 	int nmem;
 

@@ -94,7 +94,7 @@ static void add(struct dec_access *out, int *n, uint64_t addr, uint64_t size,
 	struct dec_access a = { addr, size, rw, DEC_MEM_EXPLICIT };
 
 	if (addr && size)
-		acc_merge(out, n, &a);
+		acc_merge(out, n, EV_MAX_ACC, &a);
 }
 
 static void iovecs(struct tracer *t, uint64_t iov, uint64_t cnt, uint8_t rw,

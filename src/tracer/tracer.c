@@ -541,7 +541,7 @@ void tr_add_shared(struct tracer *t, const struct lthread *th,
 		if (!a[i].size || tr_private(t, th, &a[i]))
 			continue;
 		note_escape(t, th, &a[i]);
-		acc_merge(ev->acc, &ev->nacc, &a[i]);
+		acc_merge(ev->acc, &ev->nacc, EV_MAX_ACC, &a[i]);
 	}
 }
 

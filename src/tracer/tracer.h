@@ -74,6 +74,12 @@ struct tr_store {
 	uint64_t val;
 };
 
+/* Accesses one event holds: an instruction has at most DEC_MAX_MEM; an
+ * atomic section, a library call or a syscall has the union of what it
+ * touched, joined into at most EV_MAX_ACC ranges (accset.c; joining far
+ * ranges made a Rust channel's send conflict with half the heap). */
+#define EV_MAX_ACC 16
+
 /* One visible event.  acc[] holds the shared-memory accesses (private
  * ones are dropped); a futex op lists its word(s) as read+write. */
 struct tr_event {
@@ -81,7 +87,7 @@ struct tr_event {
 	uint8_t kind;  /* enum ev_kind */
 	uint64_t pc;
 	int nacc;
-	struct dec_access acc[DEC_MAX_MEM];
+	struct dec_access acc[EV_MAX_ACC];
 	long sysno;    /* syscall number for syscall-based kinds, else -1 */
 	int child;     /* EV_SPAWN: id of the new thread */
 	int fd;        /* EV_OUTPUT: 1 or 2 */
@@ -94,12 +100,12 @@ struct tr_event {
 	 * rval[i] what acc[i] read, as the thread saw it (store-buffer
 	 * forwarding included), wval[i] what it wrote (to memory, or for an
 	 * update event from the buffer).  0 for other kinds. */
-	uint64_t rval[DEC_MAX_MEM], wval[DEC_MAX_MEM];
+	uint64_t rval[EV_MAX_ACC], wval[EV_MAX_ACC];
 	/* tso/pso: acc[i] was read entirely from the thread's own buffer,
 	 * from the fwd_seq[i]-th store of slot fwd_slot[i] (0: not); until
 	 * that store's update, other threads' writes do not change it */
-	uint32_t fwd_seq[DEC_MAX_MEM];
-	uint8_t fwd_slot[DEC_MAX_MEM];
+	uint32_t fwd_seq[EV_MAX_ACC];
+	uint8_t fwd_slot[EV_MAX_ACC];
 	uint8_t nst; /* tso/pso: stores put into the buffer (not in acc[]) */
 	struct tr_store st[DEC_MAX_MEM];
 	uint8_t fenced;  /* --assume-fence: the thread executed an assumed
@@ -161,7 +167,7 @@ enum tr_region { RG_NONE = 0, RG_CREATE, RG_START, RG_EXIT, RG_JOIN,
  * Unlike the lifecycle regions they are not run natively: their code runs
  * as usual, but the visible events inside are performed on the spot, and
  * the event's accesses are the union of theirs (merged into at most
- * DEC_MAX_MEM ranges), known once the section has run (section.c).
+ * EV_MAX_ACC ranges), known once the section has run (section.c).
  * Under tso/pso the thread's buffer is drained first (ev_needs_drain) and
  * the section writes memory directly, like a locked instruction.  Inside
  * a section, __VERIFIER_assume, __VERIFIER_error and __VERIFIER_nondet_*

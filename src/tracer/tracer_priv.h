@@ -43,7 +43,7 @@ struct lthread {
 	uint64_t lib_arg, lib_ret;    /* its result, once returned */
 	bool lib_done;
 	int nsect;                    /* shared accesses of the section not */
-	struct dec_access sect[DEC_MAX_MEM]; /* reported yet, merged */
+	struct dec_access sect[EV_MAX_ACC]; /* reported yet, merged */
 	uint64_t region_end_pc, region_end_sp; /* CREATE/JOIN: the return */
 	uint64_t start_routine;       /* RG_START ends on entering it */
 	bool to_user;                 /* ... or, in a runtime's start
@@ -294,14 +294,15 @@ void fdstate_free(struct fdstate *s);
  * from (NULL without one). */
 const char *tr_snapshot_refuses(struct tracer *t, int fd);
 
-/* accset.c: add access a to the set v[0..*n) of at most DEC_MAX_MEM
- * ranges: into a range it touches with the same direction, else a new
- * range, else the closest range grows to cover it (which can only add
+/* accset.c: add access a to the set v[0..*n) of at most cap ranges:
+ * into a range it touches with the same direction, else a new range,
+ * else the closest range grows to cover it (which can only add
  * conflicts, never hide one). */
-void acc_merge(struct dec_access *v, int *n, const struct dec_access *a);
+void acc_merge(struct dec_access *v, int *n, int cap,
+	       const struct dec_access *a);
 
 /* sysmem.c: the user memory syscall nr with arguments a[] reads and
- * writes (buffers, structs, iovecs), as at most DEC_MAX_MEM accesses
+ * writes (buffers, structs, iovecs), as at most EV_MAX_ACC accesses
  * (acc_merge), before the privacy filter.  Returns how many. */
 int sysmem_accesses(struct tracer *t, long nr, const long a[6],
 		    struct dec_access *out);
