@@ -3,10 +3,11 @@
 // received them in.  Every order that keeps A's two messages in order is
 // possible, and nothing else: three outcomes under every model.  Each
 // send, recv and drop of std's channel is one atomic section
-// (docs/LIBRARY.md, "Rust channels"), so the search is over the orders of
-// those calls, not over std's lock-free queue; the same three outcomes as
-// with the channel explored instruction by instruction (--sync
-// instructions), with about a hundred executions instead of > 14,000.
+// (docs/LIBRARY.md, "Rust's std as sections"), so the search is over the
+// orders of those calls, not over std's lock-free queue; the same three
+// outcomes as with the channel explored instruction by instruction
+// (--sync instructions), with about a hundred executions instead of more
+// than 14,000.
 // expect sc: ok
 // expect tso: ok
 // expect pso: ok

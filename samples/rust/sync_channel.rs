@@ -1,7 +1,8 @@
 // sync_channel.rs — a rendezvous channel (std::sync::mpsc::sync_channel(0)):
 // A sends 1, B sends 3, and main receives both.  Each send blocks inside
 // std until main takes its message, so both sends and receives are atomic
-// sections that block in the middle (docs/LIBRARY.md, "Rust channels").
+// sections that block in the middle (docs/LIBRARY.md, "Rust's std as
+// sections").
 // When main is woken by A's send, B's send can still come first: [3, 1]
 // is a possible outcome.  It was missed while a thread woken inside a
 // section ran the rest of it at once (samples/section_wake.c).

@@ -229,10 +229,10 @@ static bool rust_word_lock(const char *name)
 /* Rust std's channels (std::sync::mpsc; since 1.67 built on
  * std::sync::mpmc): every function of theirs, and the trait impls on their
  * types (Drop, Clone), runs as one atomic section (HOOK_ATOMIC_CALL:
- * docs/LIBRARY.md, "Rust channels").  Legacy names `std::sync::mpsc::...`
- * and `<std::sync::mpmc::Sender<T> as ...>::...`, v0 names with the path
- * std::sync::mpmc; not drop_in_place (it drops the program's values
- * too) nor the Debug impls. */
+ * docs/LIBRARY.md, "Rust's std as sections").  Legacy names
+ * `std::sync::mpsc::...` and `<std::sync::mpmc::Sender<T> as ...>::...`,
+ * v0 names with the path std::sync::mpmc; not drop_in_place (it drops the
+ * program's values too) nor the Debug impls. */
 static bool rust_channel(const char *name)
 {
 	static const char *const path[] = { "3std4sync4mpsc",
@@ -256,6 +256,27 @@ static bool rust_channel(const char *name)
 		}
 	}
 	return hit;
+}
+
+/* ... and std's other blocking calls that run none of the program's code
+ * (rustc 1.63 to 1.95 names): Barrier::wait, the contended paths of the
+ * futex RwLock, thread::park, the count of a scope's running threads.
+ * Not Once::call (it runs the program's closure). */
+static bool rust_std_section(const char *name)
+{
+	static const char *const fn[] = {
+		"7Barrier4wait", "14read_contended", "15write_contended",
+		"22wake_writer_or_readers", "6thread4park17h",
+		"9functions4park", "29decrement_num_running_threads",
+		"29increment_num_running_threads",
+	};
+
+	if (rust_channel(name))
+		return true;
+	for (size_t i = 0; i < sizeof fn / sizeof fn[0]; i++)
+		if (lang_rust_std(name, fn[i]))
+			return i < 1 || i > 3 || strstr(name, "rwlock");
+	return false;
 }
 
 #define MAX_CHANNEL_FUNCS 512
@@ -452,7 +473,7 @@ int hooks_sync(struct tracer *t, struct symtab *sym, const struct options *o)
 	c = malloc(MAX_CHANNEL_FUNCS * sizeof *c);
 	if (!c)
 		return -1;
-	n = sym_exe_match(sym, rust_channel, c, MAX_CHANNEL_FUNCS);
+	n = sym_exe_match(sym, rust_std_section, c, MAX_CHANNEL_FUNCS);
 	for (size_t i = 0; i < n; i++)
 		if (tracer_add_hook(t, c[i], HOOK_ATOMIC_CALL) < 0) {
 			free(c);
