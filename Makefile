@@ -69,7 +69,7 @@ RUSTC   ?= /usr/bin/rustc
 samples: $(SAMPLEBIN)
 $(BUILD)/samples/%-O: samples/%.cc samples/common.h
 	@mkdir -p $(dir $@)
-	$(CXX) -O -g -pthread -Wall -o $@ $<
+	$(CXX) -std=gnu++20 -O -g -pthread -Wall -o $@ $<
 $(BUILD)/samples/%-O: samples/%.rs
 	@mkdir -p $(dir $@)
 	$(RUSTC) -O -g -C panic=abort -o $@ $<

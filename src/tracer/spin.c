@@ -54,8 +54,54 @@ struct body {
 	const struct dec_insn *in[BODY_MAX];
 	uint32_t taint[BODY_MAX]; /* after the instruction */
 	bool loop[BODY_MAX];      /* on a path back to the head */
+	bool yield[BODY_MAX];     /* a call of sched_yield */
+	uint64_t yield_fn;        /* its address (one per body) */
+	uint64_t stub;            /* the PLT entry a direct call goes to */
 	int n;
 };
+
+/* What glibc's sched_yield writes: rax (0), rcx and r11 (the syscall:
+ * r11 gets the flags of the call), the flags (its compare).  The other
+ * registers keep their values, taint included. */
+#define YIELD_KILLS (BIT(R_AX) | BIT(R_CX) | BIT(R_11) | BIT(FLAGS_BIT))
+#define YIELD_LEN 16 /* glibc's sched_yield to its ret, errno path apart */
+
+/* The function a call instruction reaches, through a PLT slot too
+ * (x86smc runs the program with LD_BIND_NOW); 0 if unknown. */
+static uint64_t callee(struct tracer *t, const struct dec_insn *in)
+{
+	uint64_t to = 0;
+
+	if (in->loc.op == DEC_LOC_CALL)
+		to = in->target;
+	else if (in->loc.op != DEC_LOC_CALLM ||
+		 tracer_read(t, in->pc + in->len + (uint64_t)in->loc.imm, &to,
+			     8) != 8)
+		return 0;
+	const struct dec_insn *j = to ? insn(t, to) : NULL;
+	if (j && j->loc.op == DEC_LOC_JMPM &&
+	    tracer_read(t, to + j->len + (uint64_t)j->loc.imm, &to, 8) != 8)
+		return 0;
+	return to;
+}
+
+/* Is the call in one of sched_yield (glibc's: mov eax, 24; syscall)?
+ * libstdc++'s atomic waits (C++20 latch, barrier, atomic::wait) spin 12
+ * times with pause, then 4 with sched_yield: its loop holds the call. */
+static uint64_t yield_call(struct tracer *t, const struct dec_insn *in)
+{
+	static const uint8_t code[] = { 0xb8, 0x18, 0, 0, 0, 0x0f, 0x05 };
+	uint8_t b[sizeof code];
+	uint64_t f;
+
+	if (in->flow != DEC_FLOW_CALL && in->flow != DEC_FLOW_IND_CALL)
+		return 0;
+	f = callee(t, in);
+	return f && tracer_read(t, f, b, sizeof b) == sizeof b &&
+			       memcmp(b, code, sizeof b) == 0
+		       ? f
+		       : 0;
+}
 
 static int body_index(const struct body *b, uint64_t pc)
 {
@@ -66,9 +112,14 @@ static int body_index(const struct body *b, uint64_t pc)
 }
 
 /* Successors of a body instruction inside the function: -1 for a flow
- * the body may not hold (call, return, indirect jump, trap). */
-static int succs(const struct dec_insn *in, uint64_t out[2])
+ * the body may not hold (call, return, indirect jump, trap); a call of
+ * sched_yield (yield) returns to the next one. */
+static int succs(const struct dec_insn *in, bool yield, uint64_t out[2])
 {
+	if (yield) {
+		out[0] = in->pc + in->len;
+		return 1;
+	}
 	switch (in->flow) {
 	case DEC_FLOW_NEXT:
 		out[0] = in->pc + in->len;
@@ -91,14 +142,24 @@ static int succs(const struct dec_insn *in, uint64_t out[2])
 static bool find_body(struct tracer *t, uint64_t head, struct body *b)
 {
 	b->n = 0;
+	b->yield_fn = b->stub = 0;
 	b->pc[b->n] = head;
 	b->in[b->n] = insn(t, head);
 	if (!b->in[b->n])
 		return false;
 	b->n++;
 	for (int i = 0; i < b->n; i++) {
-		uint64_t s[2];
-		int k = succs(b->in[i], s);
+		uint64_t s[2], y = yield_call(t, b->in[i]);
+		if (y && b->yield_fn && y != b->yield_fn)
+			y = 0; /* one yield function per body */
+		if (y) {
+			b->yield_fn = y;
+			if (b->in[i]->loc.op == DEC_LOC_CALL &&
+			    b->in[i]->target != y)
+				b->stub = b->in[i]->target;
+		}
+		b->yield[i] = y != 0;
+		int k = succs(b->in[i], b->yield[i], s);
 		for (int j = 0; j < k; j++) {
 			if (body_index(b, s[j]) >= 0)
 				continue;
@@ -117,7 +178,7 @@ static bool find_body(struct tracer *t, uint64_t head, struct body *b)
 		grew = false;
 		for (int i = 0; i < b->n; i++) {
 			uint64_t s[2];
-			int k = succs(b->in[i], s);
+			int k = succs(b->in[i], b->yield[i], s);
 			for (int j = 0; j < k && !b->loop[i]; j++) {
 				int x = body_index(b, s[j]);
 				if (s[j] == head || (x >= 0 && b->loop[x]))
@@ -148,7 +209,9 @@ static bool taint(struct body *b, uint32_t seeds)
 			uint32_t t = i == 0 ? seeds : 0, out;
 			for (int p = 0; p < b->n; p++) {
 				uint64_t s[2];
-				int k = b->loop[p] ? succs(b->in[p], s) : 0;
+				int k = b->loop[p] ? succs(b->in[p], b->yield[p],
+							    s)
+						   : 0;
 				for (int j = 0; j < k; j++)
 					if (s[j] == b->pc[i])
 						t |= b->taint[p];
@@ -165,6 +228,9 @@ static bool taint(struct body *b, uint32_t seeds)
 			out = t & ~in->regs_killed;
 			if (in->flags_killed)
 				out &= ~BIT(FLAGS_BIT);
+			if (b->yield[i]) /* it reads no argument */
+				out = (out & ~YIELD_KILLS) |
+				      (t & BIT(FLAGS_BIT) ? BIT(R_11) : 0);
 			if (tainted_in) {
 				for (int m = 0; m < in->nmem; m++)
 					if (in->mem[m].rw & DEC_WRITE)
@@ -187,10 +253,14 @@ bool spin_counted(struct tracer *t, struct lthread *th, uint32_t seeds,
 
 	if (!seeds || (seeds & BIT(R_SP)) || !find_body(t, th->regs.rip, &b))
 		return false;
+	out->yield_lo = b.yield_fn;
+	out->yield_hi = b.yield_fn ? b.yield_fn + YIELD_LEN : 0;
+	out->stub = b.stub;
 	/* every event of the iteration is inside the loop */
 	for (int i = 0; i < npcs; i++) {
 		int x = body_index(&b, pcs[i]);
-		if (x < 0 || !b.loop[x])
+		if ((x < 0 || !b.loop[x]) &&
+		    !(pcs[i] >= out->yield_lo && pcs[i] < out->yield_hi))
 			return false;
 	}
 	if (!taint(&b, seeds))
@@ -209,7 +279,7 @@ bool spin_counted(struct tracer *t, struct lthread *th, uint32_t seeds,
 		if (b.in[i]->flow == DEC_FLOW_JCC && (reads_of(b.in[i]) &
 						      b.taint[i]))
 			counts = true;
-		k = succs(b.in[i], s);
+		k = succs(b.in[i], b.yield[i], s);
 		for (int j = 0; j < k; j++) {
 			int x = body_index(&b, s[j]);
 			if (s[j] != b.pc[0] && !(x >= 0 && b.loop[x]))
@@ -224,6 +294,9 @@ bool spin_counted(struct tracer *t, struct lthread *th, uint32_t seeds,
 
 bool spin_inside(const struct spin_loop *l, uint64_t pc)
 {
+	if ((pc >= l->yield_lo && pc < l->yield_hi) ||
+	    (l->stub && pc >= l->stub && pc < l->stub + YIELD_LEN))
+		return true;
 	for (int i = 0; i < l->n; i++)
 		if (l->pc[i] == pc)
 			return true;
@@ -237,9 +310,16 @@ int spin_watch(struct tracer *t, uint64_t pc, uint32_t *live)
 	if (!in)
 		return -1;
 	if (in->flow == DEC_FLOW_SYSCALL || in->cls == DEC_SYSCALL) {
-		if (*live & (SYSCALL_IN | BIT(FLAGS_BIT)))
+		/* it reads the number and the arguments; the flags it only
+		 * saves in r11 (and gets back): tainted flags taint r11
+		 * (libstdc++'s atomic wait yields while the flags still hold
+		 * its spin count's compare: C++20 latch, 16 times "read") */
+		bool flags = *live & BIT(FLAGS_BIT);
+		if (*live & SYSCALL_IN)
 			return -1;
 		*live &= ~(BIT(R_CX) | BIT(R_11));
+		if (flags)
+			*live |= BIT(R_11);
 		return 0;
 	}
 	if (*live & reads_of(in))

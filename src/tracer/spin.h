@@ -20,6 +20,9 @@ struct spin_loop {
 	uint32_t exit_taint; /* registers (bit i: GPR i, bit 16: the
 			      * status flags) an exit may leave holding
 			      * what the counter fed */
+	uint64_t yield_lo, yield_hi; /* sched_yield, called from the body
+				      * (its code counts as the loop's) */
+	uint64_t stub; /* the PLT entry the call goes through, or 0 */
 };
 
 /* th is back at the head of a loop (its pc) with the same stack and

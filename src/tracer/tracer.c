@@ -868,9 +868,9 @@ static bool quiet_spin(struct tracer *t, struct lthread *th, struct quiet *q)
 static void spin_live(struct tracer *t, struct await_win *w)
 {
 	t->st.spin_live++;
-	pr_debug("counted spin at %#lx: its counter is read at %#lx",
-		 (unsigned long)w->loop.pc[0],
-		 (unsigned long)t->th[t->cur].regs.rip);
+	pr_debug("counted spin at %#lx: its counter is read at %#lx "
+		 "(registers %#x)", (unsigned long)w->loop.pc[0],
+		 (unsigned long)t->th[t->cur].regs.rip, w->watch);
 	w->armed = false;
 	w->watch = 0;
 }
