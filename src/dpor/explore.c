@@ -147,9 +147,13 @@ static void describe_deadlock(struct explorer *x, struct error_rec *e)
 		const struct tr_thread_info *ti = tracer_thread(x->t, i);
 		if (ti->status != TS_BLOCKED || len >= sizeof e->message)
 			continue;
-		/* a return address: its line is the call's, one byte back */
-		where(x, ti->wait_caller ? ti->wait_caller - 1 : 0, b,
-		      sizeof b);
+		/* a return address: its line is the call's, one byte back;
+		 * the program's own call if the stack unwinds to one (Rust's
+		 * std is in the executable: its futex_wait is no answer) */
+		uint64_t caller = tracer_user_pc(x->t, i);
+		if (!caller)
+			caller = ti->wait_caller;
+		where(x, caller ? caller - 1 : 0, b, sizeof b);
 		if (ti->wait == TW_JOIN)
 			snprintf(a, sizeof a, "joins thread %d", ti->wait_for);
 		else if (ti->wait == TW_AWAIT) {
@@ -199,7 +203,7 @@ static void describe_deadlock(struct explorer *x, struct error_rec *e)
 					" thread %d %s, called from %s;", i, a,
 					b);
 		if (e->pc == 0) {
-			e->pc = ti->wait_caller;
+			e->pc = caller;
 			e->thread = i;
 		}
 	}

@@ -70,6 +70,25 @@ int rt_unwind(struct tracer *t, const struct lthread *th, uint64_t *ret,
 	return n;
 }
 
+uint64_t tracer_user_pc(struct tracer *t, int tid)
+{
+	const struct lthread *th;
+	uint64_t ret[TR_LANG_RETS];
+	int n;
+
+	if (tid < 0 || tid >= t->nthreads || !t->cfa_fn)
+		return 0;
+	th = &t->th[tid];
+	n = rt_unwind(t, th, ret, TR_LANG_RETS);
+	for (int k = 0; k < n; k++) {
+		uint64_t pc = k ? ret[k - 1] : th->regs.rip;
+		struct tr_cfa r;
+		if (t->cfa_fn(t->cfa_ctx, k ? pc - 1 : pc, &r) == 0 && r.user)
+			return pc;
+	}
+	return 0;
+}
+
 bool rt_hook(uint8_t hook)
 {
 	return hook == HOOK_LANG_PANIC || hook == HOOK_LANG_TERMINATE ||

@@ -582,6 +582,13 @@ size_t tracer_read(struct tracer *t, uint64_t addr, void *buf, size_t n);
  * decode cache, so it works after the target ended); 0 if unknown. */
 size_t tracer_insn(struct tracer *t, uint64_t pc, uint8_t *buf, size_t n);
 
+/* For reports: where thread tid is in the program's own code, by
+ * unwinding its stack (the tracer_set_unwind rules): its pc if its
+ * innermost frame is the program's, else the return address into the
+ * first such frame; 0 if none is reached.  A Rust program blocked inside
+ * std (linked into the executable) is shown at its own call. */
+uint64_t tracer_user_pc(struct tracer *t, int tid);
+
 /* For reports: the thread whose stack (*tls false) or TLS/thread
  * descriptor (*tls true) holds addr, or -1. */
 int tracer_mem_owner(const struct tracer *t, uint64_t addr, bool *tls);

@@ -1607,7 +1607,8 @@ def golden_cases(samples):
     cases = []
     for name, model in (("dekker", "tso"), ("lock_order", "tso"),
                         ("assert_thread", "tso"), ("crash_thread", "tso"),
-                        ("cxx/sb_relacq", "tso")):
+                        ("cxx/sb_relacq", "tso"),
+                        ("rust/channel_deadlock", "tso")):
         if name in samples:
             cases.append(GoldenCase(samples[name], model, samples[name].opt))
     if "dekker" in samples and "dekker_fenced" in samples:
@@ -1810,7 +1811,8 @@ def view_cases(samples):
     cases = []
     for name, model in (("dekker", "tso"), ("lock_order", "tso"),
                         ("assert_thread", "tso"), ("crash_thread", "tso"),
-                        ("cxx/sb_relacq", "tso")):
+                        ("cxx/sb_relacq", "tso"),
+                        ("rust/channel_deadlock", "tso")):
         if name in samples:
             cases.append(DotCase(samples[name], model, samples[name].opt))
     for name in ("dekker", "lock_order"):
