@@ -314,7 +314,8 @@ enum shown {
 
 static uint64_t where_pc(const struct tr_event *ev)
 {
-	return (ev->region || ev->kind == EV_NONDET) && ev->caller
+	return (ev->region || ev->kind == EV_NONDET ||
+		ev->kind == EV_ATOMIC) && ev->caller
 		       ? ev->caller - 1
 		       : ev->pc;
 }
@@ -569,13 +570,27 @@ static void insn_text(const struct tctx *c, const struct tr_event *ev,
 	if (ev->kind == EV_NONDET || ev->kind == EV_ATOMIC ||
 	    ev->kind == EV_CALL || ev->kind == EV_SYNC ||
 	    (ev->kind == EV_END && ev->sysno < 0)) {
-		/* a hooked function: its name */
+		/* a hooked function: its name; the rest of a section: the
+		 * function its caller's direct call went to (e8 rel32) */
 		struct sym_info si;
-		if (c->env->sym && sym_lookup(c->env->sym, ev->pc, &si) == 0 &&
+		uint64_t f = ev->pc;
+		const char *how = "call";
+		if (ev->kind == EV_ATOMIC && !ev->region && ev->caller) {
+			how = "resumes";
+			if (c->env->insn &&
+			    c->env->insn(c->env->ctx, ev->caller - 5, code,
+					 5) == 5 &&
+			    code[0] == 0xe8) {
+				int32_t rel;
+				memcpy(&rel, code + 1, 4);
+				f = ev->caller + (uint64_t)(int64_t)rel;
+			}
+		}
+		if (c->env->sym && sym_lookup(c->env->sym, f, &si) == 0 &&
 		    si.func)
-			snprintf(b, n, "call %s", si.func);
+			snprintf(b, n, "%s %s", how, si.func);
 		else
-			snprintf(b, n, "call %#" PRIx64, ev->pc);
+			snprintf(b, n, "%s %#" PRIx64, how, f);
 		return;
 	}
 	if (ev->region == RG_EXIT && !ev->caller)

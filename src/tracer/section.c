@@ -70,6 +70,10 @@ void section_rest(struct lthread *th, struct tr_event *ev)
 	ev->kind = EV_ATOMIC;
 	ev->pc = th->regs.rip;
 	ev->sysno = -1;
+	/* for reports, where the section's function was called: the rest
+	 * resumes deep inside it (a futex wait in libc under Rust's std) */
+	if (th->section == RG_CALL)
+		ev->caller = th->section_end_pc;
 }
 
 int section_inline(struct tracer *t, struct lthread *th)

@@ -1012,7 +1012,13 @@ static int advance(struct tracer *t)
 	th->fence_pending = false;
 	th->fence_after = is_fence(t, th->info.pending.pc);
 	th->info.pending_known = true;
-	rt_unwind(t, th, th->info.pending.ret, TR_RETS); /* for reports */
+	if (th->info.pending.kind == EV_ATOMIC && !th->info.pending.region &&
+	    th->info.pending.caller) { /* a section's rest: at its call */
+		memset(th->info.pending.ret, 0, sizeof th->info.pending.ret);
+		th->info.pending.ret[0] = th->info.pending.caller;
+	} else {
+		rt_unwind(t, th, th->info.pending.ret, TR_RETS); /* reports */
+	}
 	th->need_advance = false;
 	await_at_pending(t, th); /* a spin loop: it waits */
 	return 0;
