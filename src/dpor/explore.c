@@ -131,8 +131,8 @@ static void log_cut(struct explorer *x)
 		if (ti->status == TS_EXITED || !ti->pending_known)
 			continue;
 		where(x, ti->pending.pc, b, sizeof b);
-		pr_debug("cut: thread %d status %d at %s", i,
-			 (int)ti->status, b);
+		pr_debug("cut: thread %d %s at %s", i,
+			 ti->status == TS_BLOCKED ? "blocked" : "runnable", b);
 	}
 }
 

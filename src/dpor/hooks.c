@@ -239,23 +239,20 @@ static bool rust_channel(const char *name)
 					    "3std4sync4mpmc" };
 	static const char *const self[] = { "_$LT$std..sync..mpsc..",
 					     "_$LT$std..sync..mpmc.." };
-	const char *p = name + 3;
-	bool hit = false;
+	bool legacy = strncmp(name, "_ZN", 3) == 0;
+	const char *p = name + 3; /* legacy: after the first length */
 
-	if (strstr(name, "drop_in_place") || strstr(name, "fmt"))
+	if (strstr(name, "drop_in_place") || strstr(name, "fmt") ||
+	    (!legacy && strncmp(name, "_R", 2) != 0))
 		return false;
-	for (int i = 0; i < 2 && !hit; i++) {
-		if (strncmp(name, "_ZN", 3) == 0) {
-			while (*p >= '0' && *p <= '9')
-				p++;
-			hit = strncmp(name + 3, path[i],
-				      strlen(path[i])) == 0 ||
-			      strncmp(p, self[i], strlen(self[i])) == 0;
-		} else if (strncmp(name, "_R", 2) == 0) {
-			hit = strstr(name, path[i]) != NULL;
-		}
-	}
-	return hit;
+	while (legacy && *p >= '0' && *p <= '9')
+		p++;
+	for (int i = 0; i < 2; i++)
+		if (legacy ? strncmp(name + 3, path[i], strlen(path[i])) == 0 ||
+				     strncmp(p, self[i], strlen(self[i])) == 0
+			   : strstr(name, path[i]) != NULL)
+			return true;
+	return false;
 }
 
 /* ... and std's other blocking calls that run none of the program's code
@@ -264,18 +261,25 @@ static bool rust_channel(const char *name)
  * Not Once::call (it runs the program's closure). */
 static bool rust_std_section(const char *name)
 {
-	static const char *const fn[] = {
-		"7Barrier4wait", "14read_contended", "15write_contended",
-		"22wake_writer_or_readers", "6thread4park17h",
-		"9functions4park", "29decrement_num_running_threads",
-		"29increment_num_running_threads",
+	static const struct {
+		const char *part, *also; /* also: NULL or another part */
+	} fn[] = {
+		{ "7Barrier4wait", NULL },
+		{ "14read_contended", "rwlock" },
+		{ "15write_contended", "rwlock" },
+		{ "22wake_writer_or_readers", "rwlock" },
+		{ "6thread4park17h", NULL },
+		{ "9functions4park", NULL },
+		{ "29decrement_num_running_threads", NULL },
+		{ "29increment_num_running_threads", NULL },
 	};
 
 	if (rust_channel(name))
 		return true;
 	for (size_t i = 0; i < sizeof fn / sizeof fn[0]; i++)
-		if (lang_rust_std(name, fn[i]))
-			return i < 1 || i > 3 || strstr(name, "rwlock");
+		if (lang_rust_std(name, fn[i].part) &&
+		    (!fn[i].also || strstr(name, fn[i].also)))
+			return true;
 	return false;
 }
 
@@ -298,14 +302,8 @@ static int decode_at(struct tracer *t, uint64_t pc, struct dec_insn *in)
 static bool calls_word_lock(struct tracer *t, const struct dec_insn *in,
 			    const uint64_t *f, size_t nf)
 {
-	uint64_t to = 0;
+	uint64_t to = tracer_callee(t, in);
 
-	if (in->loc.op == DEC_LOC_CALL)
-		to = in->target;
-	else if (in->loc.op == DEC_LOC_CALLM && /* through [rip + imm] */
-		 tracer_read(t, in->pc + in->len + (uint64_t)in->loc.imm, &to,
-			     8) != 8)
-		return false;
 	for (size_t i = 0; to && i < nf; i++)
 		if (to == f[i])
 			return true;
@@ -460,7 +458,7 @@ static int word_fast_paths(struct tracer *t, struct symtab *sym,
 
 int hooks_sync(struct tracer *t, struct symtab *sym, const struct options *o)
 {
-	uint64_t a[MAX_WORD_LOCKS], *c;
+	uint64_t a[MAX_WORD_LOCKS], c[MAX_CHANNEL_FUNCS];
 	size_t n;
 
 	if (o->sync_instructions)
@@ -470,16 +468,10 @@ int hooks_sync(struct tracer *t, struct symtab *sym, const struct options *o)
 		if (f && tracer_add_hook(t, f, sync_calls[i].hook) < 0)
 			return -1;
 	}
-	c = malloc(MAX_CHANNEL_FUNCS * sizeof *c);
-	if (!c)
-		return -1;
 	n = sym_exe_match(sym, rust_std_section, c, MAX_CHANNEL_FUNCS);
 	for (size_t i = 0; i < n; i++)
-		if (tracer_add_hook(t, c[i], HOOK_ATOMIC_CALL) < 0) {
-			free(c);
+		if (tracer_add_hook(t, c[i], HOOK_ATOMIC_CALL) < 0)
 			return -1;
-		}
-	free(c);
 	n = sym_exe_match(sym, rust_word_lock, a, MAX_WORD_LOCKS);
 	for (size_t i = 0; i < n; i++)
 		if (tracer_add_hook(t, a[i], HOOK_SYNC_WORD_LOCK) < 0)

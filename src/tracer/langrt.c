@@ -80,13 +80,15 @@ uint64_t tracer_user_pc(struct tracer *t, int tid)
 		return 0;
 	th = &t->th[tid];
 	n = rt_unwind(t, th, ret, TR_LANG_RETS);
-	for (int k = 0; k < n; k++) {
-		uint64_t pc = k ? ret[k - 1] : th->regs.rip;
-		struct tr_cfa r;
-		if (t->cfa_fn(t->cfa_ctx, k ? pc - 1 : pc, &r) == 0 && r.user)
-			return pc;
-	}
-	return 0;
+	if (n == 0)
+		return 0;
+	/* rt_unwind stops after the program's first frame: the last one it
+	 * walked is the program's, or none was */
+	uint64_t pc = n > 1 ? ret[n - 2] : th->regs.rip;
+	struct tr_cfa r;
+	return t->cfa_fn(t->cfa_ctx, n > 1 ? pc - 1 : pc, &r) == 0 && r.user
+		       ? pc
+		       : 0;
 }
 
 bool rt_hook(uint8_t hook)

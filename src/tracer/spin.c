@@ -66,9 +66,7 @@ struct body {
 #define YIELD_KILLS (BIT(R_AX) | BIT(R_CX) | BIT(R_11) | BIT(FLAGS_BIT))
 #define YIELD_LEN 16 /* glibc's sched_yield to its ret, errno path apart */
 
-/* The function a call instruction reaches, through a PLT slot too
- * (x86smc runs the program with LD_BIND_NOW); 0 if unknown. */
-static uint64_t callee(struct tracer *t, const struct dec_insn *in)
+uint64_t tracer_callee(struct tracer *t, const struct dec_insn *in)
 {
 	uint64_t to = 0;
 
@@ -96,7 +94,7 @@ static uint64_t yield_call(struct tracer *t, const struct dec_insn *in)
 
 	if (in->flow != DEC_FLOW_CALL && in->flow != DEC_FLOW_IND_CALL)
 		return 0;
-	f = callee(t, in);
+	f = tracer_callee(t, in);
 	return f && tracer_read(t, f, b, sizeof b) == sizeof b &&
 			       memcmp(b, code, sizeof b) == 0
 		       ? f

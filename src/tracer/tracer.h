@@ -582,6 +582,11 @@ size_t tracer_read(struct tracer *t, uint64_t addr, void *buf, size_t n);
  * decode cache, so it works after the target ended); 0 if unknown. */
 size_t tracer_insn(struct tracer *t, uint64_t pc, uint8_t *buf, size_t n);
 
+/* The function the call instruction in reaches: a direct call's target,
+ * a call through [rip + imm], and through a PLT entry's jmp [rip + imm]
+ * (x86smc runs the program with LD_BIND_NOW); 0 if unknown (spin.c). */
+uint64_t tracer_callee(struct tracer *t, const struct dec_insn *in);
+
 /* For reports: where thread tid is in the program's own code, by
  * unwinding its stack (the tracer_set_unwind rules): its pc if its
  * innermost frame is the program's, else the return address into the
