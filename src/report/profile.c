@@ -28,6 +28,7 @@ static const struct {
 	[PROF_REPLAY] = { "replay_s", "replay of prefixes no fork saved" },
 	[PROF_FENCE] = { "fence_check_s", "the fence check's searches" },
 	[PROF_REPORT] = { "report_s", "reports (traces, JSON, SARIF, DOT)" },
+	[PROF_RECYCLE] = { "recycle_s", "restores without a fork (recycle)" },
 };
 
 /* The parts up to now, with the current one's running time. */

@@ -24,6 +24,8 @@ static const int traced_syscalls[] = {
 	SYS_clone, SYS_fork, SYS_vfork, SYS_execve, SYS_execveat,
 	SYS_write, SYS_writev, SYS_set_tid_address, SYS_futex,
 	SYS_exit, SYS_gettid, SYS_getpid, SYS_tgkill, SYS_tkill, SYS_kill,
+	/* emulated: the process stays, to be reused (recycle.c) */
+	SYS_exit_group,
 	SYS_rt_sigtimedwait, /* its signals are the tracer's (sys.c) */
 	/* about a thread by its tid, a logical one (sys.c, sys_sched):
 	 * pthread_create calls one inside its region */
@@ -268,18 +270,20 @@ int tracer_start(struct tracer *t, char *const argv[])
 			       "GOMP_SPINCOUNT=0", NULL };
 	enum { NT = sizeof traced_syscalls / sizeof traced_syscalls[0],
 	       NE = sizeof enosys_syscalls / sizeof enosys_syscalls[0] };
-	int nrs[NT + 16];
+	int nrs[NT + 16], lo_nallow = 0;
 	struct proc_launch_opts lo = {
 		.cpu = t->opts.cpu,
 		.trace_nrs = nrs,
 		.ntrace_nrs = NT + det_ntraced_syscalls,
 		.enosys_nrs = enosys_syscalls,
 		.nenosys_nrs = NE,
+		.allow_nrs = sys_neutral_list(&lo_nallow),
 		.envp_extra = env,
 		.trap_tsc = true,
 	};
 	struct lthread *main_th;
 
+	lo.nallow_nrs = lo_nallow;
 	memcpy(nrs, traced_syscalls, sizeof traced_syscalls);
 	for (int i = 0; i < det_ntraced_syscalls && i < 16; i++)
 		nrs[NT + i] = det_traced_syscalls[i];

@@ -182,12 +182,12 @@ int proc_pin_self(int cpu)
  * syscall ABIs (int 0x80, x32) are traced too, with data 0xffff, so that
  * the tracer can refuse them instead of missing them. */
 static int install_filter(const int *nrs, int n, const int *enosys,
-			  int nenosys)
+			  int nenosys, const int *allow, int nallow)
 {
 	struct sock_filter f[6 + 2 * 512];
 	int k = 0;
 
-	if (n + nenosys > 500)
+	if (n + nenosys + nallow > 500)
 		return -1;
 	f[k++] = (struct sock_filter)BPF_STMT(
 		BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
@@ -215,8 +215,15 @@ static int install_filter(const int *nrs, int n, const int *enosys,
 		f[k++] = (struct sock_filter)BPF_STMT(
 			BPF_RET | BPF_K, SECCOMP_RET_TRACE | (nrs[i] & 0xffff));
 	}
-	f[k++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
-					      SECCOMP_RET_ALLOW);
+	for (int i = 0; i < nallow; i++) {
+		f[k++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+						      (unsigned)allow[i], 0, 1);
+		f[k++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+						      SECCOMP_RET_ALLOW);
+	}
+	f[k++] = (struct sock_filter)BPF_STMT(
+		BPF_RET | BPF_K,
+		nallow ? SECCOMP_RET_TRACE | 0xfffe : SECCOMP_RET_ALLOW);
 	struct sock_fprog prog = { .len = (unsigned short)k, .filter = f };
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return -1;
@@ -251,7 +258,7 @@ child(char *const argv[], const struct proc_launch_opts *o, int errfd,
 	}
 	raise(SIGSTOP); /* wait for PTRACE_SEIZE */
 	if (install_filter(o->trace_nrs, o->ntrace_nrs, o->enosys_nrs,
-			   o->nenosys_nrs) < 0) {
+			   o->nenosys_nrs, o->allow_nrs, o->nallow_nrs) < 0) {
 		err = -errno;
 		goto fail;
 	}
@@ -336,6 +343,7 @@ int proc_launch(struct proc *p, char *const argv[],
 
 	memset(p, 0, sizeof *p);
 	p->memfd = -1;
+	p->last_kind = -1;
 	pid_t me = getpid();
 
 	if (pipe2(pfd, O_CLOEXEC) < 0)
@@ -426,6 +434,8 @@ int proc_wait(struct proc *p, bool any, struct proc_stop *st)
 	}
 	p->stops++;
 	decode_status(ws, r, st);
+	if (r == p->pid)
+		p->last_kind = (int)st->kind;
 	if (st->kind == PROC_GROUP && p->stale_interrupts > 0 && !any &&
 	    p->last_req) {
 		/* an earlier interrupt's stop: not what the caller waits
@@ -655,6 +665,7 @@ int proc_attach_pid(struct proc *p, pid_t pid)
 	p->pid = pid;
 	p->cache.pid = 0; /* another process: a copied window is not its */
 	p->stale_interrupts = 0; /* another process */
+	p->last_kind = -1;
 	return open_mem(p);
 }
 
@@ -679,6 +690,62 @@ void proc_kill(struct proc *p)
 	p->memfd = -1;
 	p->pid = 0;
 	prof_leave(pp);
+}
+
+int proc_leave_seccomp(struct proc *p)
+{
+	struct user_regs_struct r;
+	struct proc_stop st;
+
+	if (proc_getregs(p, &r) < 0)
+		return -1;
+	r.orig_rax = (unsigned long)-1;
+	if (proc_setregs(p, &r) < 0 || proc_step(p, 0) < 0 ||
+	    proc_wait(p, false, &st) < 0)
+		return -1;
+	return st.kind == PROC_TRAP ? 0 : -1;
+}
+
+int proc_syscall(struct proc *p, uint64_t syscall_pc, long nr,
+		 const long a[6], long *ret)
+{
+	struct user_regs_struct r;
+	struct proc_stop st;
+
+	if (proc_getregs(p, &r) < 0)
+		return -1;
+	r.rax = (unsigned long)nr;
+	r.orig_rax = (unsigned long)-1; /* a pending syscall is skipped */
+	r.rdi = (unsigned long)a[0];
+	r.rsi = (unsigned long)a[1];
+	r.rdx = (unsigned long)a[2];
+	r.r10 = (unsigned long)a[3];
+	r.r8 = (unsigned long)a[4];
+	r.r9 = (unsigned long)a[5];
+	r.rip = syscall_pc;
+	if (proc_setregs(p, &r) < 0)
+		return -1;
+	/* from a seccomp stop the first step only leaves the skipped
+	 * syscall (a trap still at syscall_pc); a traced nr stops at its
+	 * seccomp stop first */
+	for (int i = 0; i < 4; i++) {
+		if (proc_step(p, 0) < 0 || proc_wait(p, false, &st) < 0)
+			return -1;
+		if (st.kind == PROC_SECCOMP)
+			continue;
+		if (st.kind != PROC_TRAP || proc_getregs(p, &r) < 0)
+			return -1;
+		if (r.rip == syscall_pc + 2) {
+			*ret = (long)r.rax;
+			return 0;
+		}
+		if (r.rip != syscall_pc)
+			return -1;
+		r.rax = (unsigned long)nr; /* -ENOSYS of the skipped one */
+		if (proc_setregs(p, &r) < 0)
+			return -1;
+	}
+	return -1;
 }
 
 /* Fork the stopped process p by injecting clone(SIGCHLD|CLONE_PARENT) at

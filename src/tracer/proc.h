@@ -64,6 +64,10 @@ struct proc {
 	 * swallows it and repeats the resume (last_req) */
 	int stale_interrupts;
 	int last_req;
+	/* the kind of the last stop proc_wait returned for this process
+	 * (enum proc_stop_kind; -1: none yet): recycle.c resumes a process
+	 * whose execution ended only from a stop it knows */
+	int last_kind;
 	struct proc_cache cache;
 };
 
@@ -73,6 +77,10 @@ struct proc_launch_opts {
 	int ntrace_nrs;
 	const int *enosys_nrs;    /* syscalls the filter fails with ENOSYS */
 	int nenosys_nrs;
+	const int *allow_nrs;     /* syscalls that run without a stop; with
+				   * these, the others (not in trace_nrs) stop
+				   * too (0: all others run) */
+	int nallow_nrs;
 	char *const *envp_extra;  /* NAME=VALUE strings added to environ */
 	bool trap_tsc;            /* rdtsc/rdtscp raise SIGSEGV (PR_SET_TSC) */
 };
@@ -124,6 +132,18 @@ int proc_attach_pid(struct proc *p, pid_t pid);
  * address of a syscall instruction in the target); the copy is stopped,
  * traced, a child of the tracer.  Returns its pid or -1. */
 pid_t proc_fork(struct proc *p, uint64_t syscall_pc);
+
+/* p is at a seccomp stop: skip its syscall and stop again (a trap at
+ * the syscall's return), from where it can be resumed anywhere. */
+int proc_leave_seccomp(struct proc *p);
+
+/* Run syscall nr(a[0..5]) in the stopped process, injected at the
+ * syscall instruction syscall_pc (whatever stop it is in: a pending
+ * syscall of a seccomp stop is skipped, a pending signal dropped).  The
+ * registers are left as the syscall returned them: the caller sets its
+ * own.  Returns 0 with the result in *ret, or -1. */
+int proc_syscall(struct proc *p, uint64_t syscall_pc, long nr,
+		 const long a[6], long *ret);
 
 /* PTRACE_INTERRUPT: the running tracee stops (a PROC_GROUP stop). */
 int proc_interrupt(struct proc *p);

@@ -25,6 +25,7 @@ enum prof_part {
 	PROF_REPLAY,  /* compound: re-running a prefix no fork saved */
 	PROF_FENCE,   /* compound: the fence check's searches */
 	PROF_REPORT,  /* compound: traces, JSON, SARIF, DOT */
+	PROF_RECYCLE, /* compound: restores in the same process (recycle.c) */
 	PROF_NPARTS
 };
 

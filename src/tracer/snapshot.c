@@ -15,6 +15,7 @@
 
 #include "tracer/log.h"
 #include "tracer/prof.h"
+#include "tracer/recycle.h"
 #include "tracer/tracer_priv.h"
 
 /* The state when control started: every execution continues from a
@@ -42,6 +43,11 @@ struct tr_checkpoint {
 	int nslots;
 	unsigned long steps;
 	struct fdstate fds;         /* offsets and pipe contents then */
+	uint64_t kgen;              /* the process's kernel state then */
+	struct rc_maps maps;        /* its map, once a restore needed it */
+	bool have_maps;
+	uint8_t *xstate;            /* the process's XSTATE and signal */
+	uint64_t sigmask;           /* mask, with the map */
 };
 
 /* dst[0..n) become copies of src[0..n), XSTATE and store buffers
@@ -134,6 +140,8 @@ static void cp_free(struct tr_checkpoint *c)
 {
 	proc_kill(&c->proc);
 	fdstate_free(&c->fds);
+	rc_maps_free(&c->maps);
+	free(c->xstate);
 	free_threads(c->th, c->nthreads);
 	for (int fd = 1; fd <= 2; fd++)
 		free(c->out[fd].buf);
@@ -168,6 +176,7 @@ static struct tr_checkpoint *capture_at(struct tracer *t, uint64_t pc)
 		return NULL;
 	}
 	c->cur = t->cur;
+	c->kgen = t->kgen;
 	c->native = t->native;
 	c->probe_events = t->probe_events;
 	c->probe_tail = t->probe_tail;
@@ -181,19 +190,9 @@ static struct tr_checkpoint *capture_at(struct tracer *t, uint64_t pc)
 	return c;
 }
 
-/* Continue from a fork of c, the current execution's process gone
- * (apply). */
-static int apply_at(struct tracer *t, const struct tr_checkpoint *c,
-		    uint64_t pc)
+/* The tracer's per-execution state becomes c's (the process already is). */
+static int adopt(struct tracer *t, const struct tr_checkpoint *c)
 {
-	bool rebp;
-	pid_t pid;
-
-	pid = fork_at(t, (struct proc *)&c->proc, pc, &rebp);
-	if (pid < 0 || proc_attach_pid(&t->proc, pid) < 0 ||
-	    put_int3(&t->proc, pc, rebp) < 0 ||
-	    fdstate_restore(&c->fds, pid) < 0)
-		return -1;
 	for (int i = 0; i < t->nthreads; i++)
 		sb_free(&t->th[i].sb);
 	if (copy_threads(t->th, c->th, c->nthreads, t->proc.xsize) < 0 ||
@@ -205,6 +204,7 @@ static int apply_at(struct tracer *t, const struct tr_checkpoint *c,
 	}
 	t->nthreads = c->nthreads;
 	t->cur = c->cur;
+	t->kgen = c->kgen;
 	t->native = c->native;
 	t->probe_events = c->probe_events;
 	t->probe_tail = c->probe_tail;
@@ -220,14 +220,126 @@ static int apply_at(struct tracer *t, const struct tr_checkpoint *c,
 	t->nstutter = 0;
 	t->new_escapes = 0;
 	t->maps.stale = true; /* it may have mapped less by then */
-	t->regs_dirty = true; /* the fork returned into the injected clone */
-	t->st.snapshots++;
-	/* the copy has every stop point, a snapshot taken in native mode
-	 * (its one thread blocked before a second existed) too: native
-	 * mode lifts them as they are hit */
+	t->regs_dirty = true; /* the process is elsewhere */
+	/* the process has every stop point, a snapshot taken in native
+	 * mode (its one thread blocked before a second existed) too:
+	 * native mode lifts them as they are hit */
 	t->nnlift = 0;
 	bp_restored(t);
 	return tr_sync_regs(t);
+}
+
+/* Continue from a fork of c, the current execution's process gone
+ * (apply). */
+static int apply_at(struct tracer *t, const struct tr_checkpoint *c,
+		    uint64_t pc)
+{
+	bool rebp;
+	pid_t pid;
+
+	pid = fork_at(t, (struct proc *)&c->proc, pc, &rebp);
+	if (pid < 0 || proc_attach_pid(&t->proc, pid) < 0 ||
+	    put_int3(&t->proc, pc, rebp) < 0 ||
+	    fdstate_restore(&c->fds, pid) < 0)
+		return -1;
+	t->st.snapshots++;
+	return adopt(t, c);
+}
+
+/* X86SMC_NO_RECYCLE=1: every restore forks (recycle.c);
+ * X86SMC_RECYCLE_CHECK=1: each one in place is checked page by page. */
+static int recycle_mode(void)
+{
+	static int mode = -1;
+
+	if (mode < 0) {
+		const char *no = getenv("X86SMC_NO_RECYCLE");
+		const char *ck = getenv("X86SMC_RECYCLE_CHECK");
+		mode = no && *no && strcmp(no, "0") ? 0
+		       : ck && *ck && strcmp(ck, "0") ? 2
+						      : 1;
+	}
+	return mode;
+}
+
+/* The stops a process can be resumed from as another execution: a
+ * trap, a signal (dropped), a syscall's seccomp stop (skipped). */
+static bool resumable(const struct proc *p)
+{
+	return p->pid > 0 && p->stale_interrupts == 0 &&
+	       (p->last_kind == PROC_TRAP || p->last_kind == PROC_SIGNAL ||
+		p->last_kind == PROC_SECCOMP);
+}
+
+/* Make the process of the execution that ended c's copy, in place:
+ * its memory (recycle.c), registers, XSTATE, signal mask, file offsets.
+ * Returns 0, or -1 when it cannot (then the process is to be killed and
+ * c forked: its map may already have changed). */
+static int recycle_at(struct tracer *t, struct tr_checkpoint *c,
+		      uint64_t pc)
+{
+	struct rc_ctx *x;
+	const char *why = "";
+	bool rebp;
+	int r = -1;
+
+	if (!c->have_maps) {
+		if (!c->xstate && !(c->xstate = malloc(t->proc.xsize)))
+			return -1;
+		if (proc_getxstate(&c->proc, c->xstate) < 0 ||
+		    proc_getsigmask(&c->proc, &c->sigmask) < 0 ||
+		    rc_maps_read(&c->maps, c->proc.pid) < 0)
+			return -1;
+		c->have_maps = true;
+	}
+	if (proc_flush(&t->proc) < 0)
+		return -1;
+	t->proc.cache.pid = 0;
+	bp_native_restore(t); /* c has them */
+	x = calloc(1, sizeof *x);
+	if (!x)
+		goto out;
+	*x = (struct rc_ctx){ .p = &t->proc, .c = &c->proc,
+			      .cmaps = &c->maps, .syscall_pc = pc };
+	{
+		const struct bp *b = bp_find(t, pc);
+		uint8_t cur = 0;
+		rebp = b && proc_read(&t->proc, pc, &cur, 1) == 1 &&
+		       cur == 0xcc;
+		if (rebp && proc_write(&t->proc, pc, &b->orig, 1) != 1)
+			goto out;
+	}
+	/* a seccomp stop resumed with a single step would stop at the
+	 * syscall's return, before any instruction: leave it first */
+	if (t->proc.last_kind == PROC_SECCOMP &&
+	    proc_leave_seccomp(&t->proc) < 0)
+		why = "cannot leave the seccomp stop";
+	else if (rc_restore_memory(x, &why) == 0)
+		r = 0;
+	if (put_int3(&t->proc, pc, rebp) < 0)
+		r = -1;
+	if (r == 0 && (proc_setxstate(&t->proc, c->xstate) < 0 ||
+		       proc_setsigmask(&t->proc, c->sigmask) < 0 ||
+		       fdstate_restore(&c->fds, t->proc.pid) < 0)) {
+		why = "registers or descriptors";
+		r = -1;
+	}
+	if (r == 0 && recycle_mode() == 2 && rc_check(x) < 0) {
+		pr_err("recycle: the restored process differs from its "
+		       "checkpoint");
+		abort();
+	}
+	if (r < 0)
+		pr_debug("recycle: forking instead: %s", why);
+	else {
+		t->st.recycles++;
+		t->st.recycle_pages += x->pages;
+	}
+out:
+	if (x)
+		rc_maps_free(&x->pmaps);
+	free(x);
+	return r;
 }
 
 /* --profile: a fork of the target, whole (prof.h) */
@@ -240,11 +352,18 @@ static struct tr_checkpoint *capture(struct tracer *t, uint64_t pc)
 	return c;
 }
 
-/* Forget the current execution's process and state; continue from a
- * fork of c. */
-static int apply(struct tracer *t, const struct tr_checkpoint *c,
-		 uint64_t pc)
+/* Forget the current execution's state; continue from c: in the same
+ * process when it can be made c's copy (recycle_at), else from a fork
+ * of c. */
+static int apply(struct tracer *t, struct tr_checkpoint *c, uint64_t pc)
 {
+	if (recycle_mode() && t->kgen == c->kgen && resumable(&t->proc)) {
+		int pp = prof_enter(PROF_RECYCLE);
+		int r = recycle_at(t, c, pc);
+		prof_leave(pp);
+		if (r == 0)
+			return adopt(t, c);
+	}
 	proc_kill(&t->proc); /* the execution that ends: PROF_KILL */
 	int pp = prof_enter(PROF_FORK);
 	int r = apply_at(t, c, pc);
@@ -286,10 +405,33 @@ const char *tr_snapshot_refuses(struct tracer *t, int fd)
 	return t->snap ? fdstate_refuses(&t->snap->base->fds, fd) : NULL;
 }
 
-/* End the current execution's process (the snapshot stays). */
+/* End the current execution (the snapshot stays).  Its process stays
+ * too, to be made the next execution's (recycle_at), unless it ended
+ * in a way only a kill ends. */
 void tracer_finish(struct tracer *t)
 {
-	proc_kill(&t->proc);
+	switch (t->end.kind) {
+	case END_INTERNAL:
+	case END_INTERRUPTED:
+	case END_UNSUPPORTED:
+	case END_THREADS:
+		proc_kill(&t->proc);
+		return;
+	default:
+		if (!t->snap || !recycle_mode() || !resumable(&t->proc))
+			proc_kill(&t->proc);
+	}
+}
+
+void tr_kernel_syscall(struct tracer *t, long nr)
+{
+	if (sys_kernel_neutral(nr))
+		return;
+	if (t->snap)
+		pr_debug("syscall %ld at %#lx may change the process's "
+			 "kernel state: checkpoints before it are forked", nr,
+			 (unsigned long)t->th[t->cur].regs.rip);
+	t->kgen = ++t->kgen_next;
 }
 
 void tr_snapshot_free(struct tracer *t)
@@ -337,7 +479,7 @@ struct tr_checkpoint *tracer_checkpoint(struct tracer *t)
 	return c;
 }
 
-int tracer_resume(struct tracer *t, const struct tr_checkpoint *c)
+int tracer_resume(struct tracer *t, struct tr_checkpoint *c)
 {
 	return t->snap ? apply(t, c, t->snap->syscall_pc) : -1;
 }

@@ -706,6 +706,42 @@ static long run_row(struct tracer *t, struct lthread *th, long nr,
 	return row(nr)->fn(&c);
 }
 
+/* The syscalls that change nothing of the process a restore in the same
+ * process would miss (recycle.c): they read, change the memory map (which
+ * the restore compares), the signal mask (restored) or a file offset
+ * (restored as for a fork, fdstate.c).  The seccomp filter lets these run
+ * without a stop; every other syscall not in its list stops, so that
+ * tr_kernel_syscall sees it even in native mode. */
+static const int neutral[] = {
+	SYS_read, SYS_write, SYS_readv, SYS_writev, SYS_pread64,
+	SYS_pwrite64, SYS_preadv, SYS_pwritev, SYS_preadv2, SYS_pwritev2,
+	SYS_lseek, SYS_fstat, SYS_stat, SYS_lstat, SYS_newfstatat,
+	SYS_statx, SYS_statfs, SYS_fstatfs, SYS_access, SYS_faccessat,
+	SYS_faccessat2, SYS_readlink, SYS_readlinkat, SYS_getcwd,
+	SYS_getdents64, SYS_uname, SYS_getuid, SYS_geteuid, SYS_getgid,
+	SYS_getegid, SYS_getgroups, SYS_getresuid, SYS_getresgid,
+	SYS_getpgrp, SYS_getpgid, SYS_getsid, SYS_getrlimit, SYS_getrusage,
+	SYS_sysinfo, SYS_getpriority, SYS_mmap, SYS_munmap, SYS_mprotect,
+	SYS_mremap, SYS_brk, SYS_madvise, SYS_mincore, SYS_msync,
+	SYS_rt_sigprocmask, SYS_rt_sigreturn, SYS_rt_sigpending,
+	SYS_poll, SYS_ppoll, SYS_select, SYS_pselect6, SYS_epoll_wait,
+	SYS_epoll_pwait, SYS_fsync, SYS_fdatasync,
+};
+
+bool sys_kernel_neutral(long nr)
+{
+	for (size_t i = 0; i < sizeof neutral / sizeof neutral[0]; i++)
+		if (neutral[i] == nr)
+			return true;
+	return false;
+}
+
+const int *sys_neutral_list(int *n)
+{
+	*n = (int)(sizeof neutral / sizeof neutral[0]);
+	return neutral;
+}
+
 /* Perform the pending syscall event of the current thread th. */
 int sys_perform(struct tracer *t, struct lthread *th, struct tr_event *ev)
 {
@@ -715,6 +751,7 @@ int sys_perform(struct tracer *t, struct lthread *th, struct tr_event *ev)
 
 	args(&th->regs, a);
 	if (!emulated(rw, a)) {
+		tr_kernel_syscall(t, ev->sysno);
 		r = tr_exec_insn(t);
 		if (r == 0 && rw->maps_change)
 			t->maps.stale = true;
@@ -799,12 +836,19 @@ int sys_at_seccomp(struct tracer *t)
 	if (proc_getregs(&t->proc, &th->regs) < 0)
 		return -1;
 	nr = (long)th->regs.orig_rax;
-	if (!emulated(row(nr), (long[6]){ (long)th->regs.rdi }))
+	if (!emulated(row(nr), (long[6]){ (long)th->regs.rdi })) {
+		tr_kernel_syscall(t, nr);
 		return 0; /* e.g. write to a file: the kernel does it */
-	if (t->native && self_signal(t, th, nr))
+	}
+	if (t->native && self_signal(t, th, nr)) {
+		tr_kernel_syscall(t, nr);
 		return 0; /* the kernel delivers it, honouring the real mask */
-	if (t->native && nr == SYS_rt_sigtimedwait && !native_sigwait_ours(t, th))
+	}
+	if (t->native && nr == SYS_rt_sigtimedwait &&
+	    !native_sigwait_ours(t, th)) {
+		tr_kernel_syscall(t, nr);
 		return 0; /* what it waits for is in the kernel's queue */
+	}
 	if (nr == SYS_clone && proc_getsigmask(&t->proc, &th->sigmask) < 0)
 		return -1;
 	if (nr == SYS_clone && th->region == RG_NONE)

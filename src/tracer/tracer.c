@@ -80,6 +80,9 @@ void tracer_free(struct tracer *t)
 		 (unsigned long)t->st.walks, (unsigned long)t->st.breakpoints,
 		 (unsigned long)t->st.switches,
 		 (unsigned long)t->st.local_emulated);
+	pr_debug("restores without a fork: %lu, %lu pages copied",
+		 (unsigned long)t->st.recycles,
+		 (unsigned long)t->st.recycle_pages);
 	proc_kill(&t->proc);
 	tr_snapshot_free(t);
 	for (int i = 0; i < t->nthreads; i++) {
@@ -460,6 +463,7 @@ int tr_exec_insn(struct tracer *t)
 	if (st.kind == PROC_SECCOMP) {
 		/* a syscall the kernel runs: allow it; the next trap is its
 		 * return.  It may block: the watchdog bounds that. */
+		tr_kernel_syscall(t, (long)t->th[t->cur].regs.rax);
 		proc_set_watchdog(t->opts.block_seconds);
 		if (proc_step(&t->proc, 0) < 0 ||
 		    proc_wait(&t->proc, false, &st) < 0)

@@ -329,7 +329,7 @@ int tracer_restore(struct tracer *t);
  * output, virtual clock).  An execution continues from one instead of
  * replaying its prefix from the snapshot.  NULL: not possible here. */
 struct tr_checkpoint *tracer_checkpoint(struct tracer *t);
-int tracer_resume(struct tracer *t, const struct tr_checkpoint *c);
+int tracer_resume(struct tracer *t, struct tr_checkpoint *c);
 void tracer_checkpoint_free(struct tracer *t, struct tr_checkpoint *c);
 void tracer_finish(struct tracer *t);
 
@@ -395,6 +395,8 @@ struct tracer_stats {
 				  * events run by the tracer (emu_local) */
 	uint64_t pso_shared; /* pso stores put in a shared FIFO: out of
 			      * update threads */
+	uint64_t recycles;   /* restores without a fork (recycle.c) */
+	uint64_t recycle_pages; /* pages they copied */
 };
 void tracer_stats(const struct tracer *t, struct tracer_stats *s);
 

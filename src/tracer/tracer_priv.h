@@ -127,6 +127,12 @@ struct tracer {
 	bool in_step;            /* advance() runs inside tracer_step() */
 	struct tr_snapshot *snap;    /* snapshot.c */
 	struct tr_checkpoint *cps;   /* snapshot.c: live checkpoints */
+	/* The kernel state of the process (descriptors, handlers, timers):
+	 * a checkpoint taken with the same kgen shares it; a syscall that
+	 * may change it gives the process a new one (tr_kernel_diverged),
+	 * and a restore from a checkpoint of another kgen forks
+	 * (recycle.c) */
+	uint64_t kgen, kgen_next;
 	uint64_t *fences;            /* --assume-fence pcs, sorted */
 	size_t nfences;
 	/* The store buffers (update threads TR_AUX_BASE + slot).  tso: slot
@@ -239,6 +245,11 @@ int sys_perform(struct tracer *t, struct lthread *th, struct tr_event *ev);
 int sys_local(struct tracer *t, struct lthread *th, struct tr_event *ev);
 int sys_at_seccomp(struct tracer *t);
 bool sys_foreign_abi(struct tracer *t);
+/* sys.c: syscalls that change no kernel state of the process a restore
+ * in place would miss (tr_kernel_syscall; the seccomp filter lets them
+ * run without a stop). */
+bool sys_kernel_neutral(long nr);
+const int *sys_neutral_list(int *n);
 void tr_leave_native(struct tracer *t);
 int sys_emulate_at_seccomp(struct tracer *t, long nr, long result);
 
@@ -293,6 +304,9 @@ void fdstate_free(struct fdstate *s);
 /* snapshot.c: fdstate_refuses() for the snapshot the executions start
  * from (NULL without one). */
 const char *tr_snapshot_refuses(struct tracer *t, int fd);
+/* The syscall nr (about to run in the kernel) may change the process's
+ * kernel state beyond its memory map, signal mask and file offsets. */
+void tr_kernel_syscall(struct tracer *t, long nr);
 
 /* accset.c: add access a to the set v[0..*n) of at most cap ranges:
  * into a range it touches with the same direction, else a new range,
