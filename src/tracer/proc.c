@@ -245,6 +245,11 @@ child(char *const argv[], const struct proc_launch_opts *o, int errfd,
 	if (getppid() != tracer)
 		_exit(127);
 	setpgid(0, 0); /* a terminal's ^C is for x86smc, not the target */
+	/* every disposition SIG_DFL, as the tracer's shadow of them starts
+	 * (recycle.c): an ignored one would survive the exec */
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			signal(sig, SIG_DFL);
 	personality(ADDR_NO_RANDOMIZE);
 	if (o->cpu >= 0)
 		proc_pin_self(o->cpu);

@@ -148,6 +148,21 @@ static int unmap(struct proc *p, uint64_t pc, uint64_t lo, uint64_t hi)
 		       : 0;
 }
 
+static bool is_heap(const struct rc_maps *m, const struct rc_line *l)
+{
+	return l->special && memmem(m->text + l->off, l->len, "[heap]", 6);
+}
+
+/* p's program break set to end (its heap grew since c, or appeared). */
+static int set_brk(struct proc *p, uint64_t pc, uint64_t end)
+{
+	long a[6] = { (long)end }, ret;
+
+	return proc_syscall(p, pc, SYS_brk, a, &ret) < 0 || ret != (long)end
+		       ? -1
+		       : 0;
+}
+
 /* Map [y->lo, y->hi) in p again, anonymous and private as in c (glibc
  * unmaps the stacks of exited threads beyond its cache); its pages come
  * from c like the others'. */
@@ -177,7 +192,17 @@ static int match_maps(struct proc *p, const struct rc_maps *pm,
 		const struct rc_line *x = i < pm->n ? &pm->l[i] : NULL;
 		const struct rc_line *y = j < cm->n ? &cm->l[j] : NULL;
 		if (x && y && x->lo == y->lo) {
-			if (!same_line(pm, x, cm, y)) {
+			if (!same_line(pm, x, cm, y) && is_heap(pm, x) &&
+			    is_heap(cm, y)) {
+				if (set_brk(p, pc, y->hi) < 0) {
+					*why = "brk failed";
+					return -1;
+				}
+				changed = 1;
+			} else if (!same_line(pm, x, cm, y)) {
+				pr_debug("recycle: %.*s is %.*s now",
+					 (int)y->len, cm->text + y->off,
+					 (int)x->len, pm->text + x->off);
 				*why = "a mapping changed";
 				return -1;
 			}
@@ -198,7 +223,18 @@ static int match_maps(struct proc *p, const struct rc_maps *pm,
 			continue;
 		}
 		/* x is p's alone: it must not reach into c's next one */
+		if (is_heap(pm, x) && (!y || x->hi <= y->lo)) {
+			if (set_brk(p, pc, x->lo) < 0) { /* c had none */
+				*why = "brk failed";
+				return -1;
+			}
+			changed = 1;
+			i++;
+			continue;
+		}
 		if (x->special || (y && x->hi > y->lo)) {
+			pr_debug("recycle: the process has %.*s", (int)x->len,
+				 pm->text + x->off);
 			*why = "a mapping grew or a special one appeared";
 			return -1;
 		}
@@ -439,6 +475,43 @@ static int c_present(struct rc_ctx *x)
 	return 0;
 }
 
+/* The dispositions x->sig[] and the alternate signal stack set in p:
+ * each struct written into the first page c has present (restored
+ * after), then rt_sigaction or sigaltstack injected. */
+static int set_sigactions(struct rc_ctx *x)
+{
+	const struct rc_ranges *cp = &x->cmaps->present;
+	long ret;
+
+	if (!x->nsig && !x->set_altstack)
+		return 0;
+	if (!cp->n)
+		return -1;
+	if (x->set_altstack) {
+		long a[6] = { (long)cp->r[0].lo, 0 };
+		struct iovec l = { x->altstack, sizeof x->altstack },
+			     r = { (void *)cp->r[0].lo, sizeof x->altstack };
+		if (process_vm_writev(x->p->pid, &l, 1, &r, 1, 0) !=
+			    (ssize_t)sizeof x->altstack ||
+		    proc_syscall(x->p, x->syscall_pc, SYS_sigaltstack, a,
+				 &ret) < 0 ||
+		    ret != 0)
+			return -1;
+	}
+	for (int i = 0; i < x->nsig; i++) {
+		long a[6] = { x->sig[i], (long)cp->r[0].lo, 0, 8 };
+		struct iovec l = { x->act[i], sizeof x->act[i] },
+			     r = { (void *)cp->r[0].lo, sizeof x->act[i] };
+		if (process_vm_writev(x->p->pid, &l, 1, &r, 1, 0) !=
+			    (ssize_t)sizeof x->act[i] ||
+		    proc_syscall(x->p, x->syscall_pc, SYS_rt_sigaction, a,
+				 &ret) < 0 ||
+		    ret != 0)
+			return -1;
+	}
+	return 0;
+}
+
 int rc_restore_memory(struct rc_ctx *x, const char **why)
 {
 	struct batch *b = NULL;
@@ -471,6 +544,10 @@ int rc_restore_memory(struct rc_ctx *x, const char **why)
 	fd = open_pagemap(x->p->pid);
 	if (fd < 0 || c_present(x) < 0)
 		goto out;
+	if (set_sigactions(x) < 0) {
+		*why = "cannot set a signal's disposition back";
+		goto out;
+	}
 	for (int j = 0; j < x->cmaps->n; j++) {
 		const struct rc_line *y = &x->cmaps->l[j];
 		if (!y->wpriv || !ours(x->cmaps, y))

@@ -50,6 +50,13 @@ struct rc_ctx {
 	struct rc_maps pmaps;        /* p's, read by rc_restore_memory */
 	uint64_t syscall_pc;         /* where munmap is injected in p */
 	uint64_t pages;              /* copied */
+	/* signal dispositions to set in p (rt_sigaction, injected with the
+	 * struct in a page the copy then restores) */
+	int nsig;
+	int sig[64];
+	uint64_t act[64][4];
+	bool set_altstack;           /* and the alternate signal stack */
+	uint64_t altstack[3];
 };
 
 /* p's map made c's (mappings made since unmapped), then every page of

@@ -9,6 +9,7 @@
  * loading, no native prefix, and the snapshot keeps every breakpoint
  * found so far (bp_insert writes into it too).  Measured: see
  * docs/EXPLORATION.md. */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -44,6 +45,8 @@ struct tr_checkpoint {
 	unsigned long steps;
 	struct fdstate fds;         /* offsets and pipe contents then */
 	uint64_t kgen;              /* the process's kernel state then */
+	uint64_t sigact[TR_NSIG + 1][4]; /* its signal dispositions */
+	uint64_t altstack[3];       /* and alternate signal stack */
 	struct rc_maps maps;        /* its map, once a restore needed it */
 	bool have_maps;
 	uint8_t *xstate;            /* the process's XSTATE and signal */
@@ -177,6 +180,8 @@ static struct tr_checkpoint *capture_at(struct tracer *t, uint64_t pc)
 	}
 	c->cur = t->cur;
 	c->kgen = t->kgen;
+	memcpy(c->sigact, t->sigact, sizeof c->sigact);
+	memcpy(c->altstack, t->altstack, sizeof c->altstack);
 	c->native = t->native;
 	c->probe_events = t->probe_events;
 	c->probe_tail = t->probe_tail;
@@ -205,6 +210,8 @@ static int adopt(struct tracer *t, const struct tr_checkpoint *c)
 	t->nthreads = c->nthreads;
 	t->cur = c->cur;
 	t->kgen = c->kgen;
+	memcpy(t->sigact, c->sigact, sizeof t->sigact);
+	memcpy(t->altstack, c->altstack, sizeof t->altstack);
 	t->native = c->native;
 	t->probe_events = c->probe_events;
 	t->probe_tail = c->probe_tail;
@@ -301,6 +308,17 @@ static int recycle_at(struct tracer *t, struct tr_checkpoint *c,
 		goto out;
 	*x = (struct rc_ctx){ .p = &t->proc, .c = &c->proc,
 			      .cmaps = &c->maps, .syscall_pc = pc };
+	for (int sig = 1; sig <= TR_NSIG; sig++)
+		if (memcmp(t->sigact[sig], c->sigact[sig],
+			   sizeof c->sigact[sig])) {
+			x->sig[x->nsig] = sig;
+			memcpy(x->act[x->nsig++], c->sigact[sig],
+			       sizeof x->act[0]);
+		}
+	if (memcmp(t->altstack, c->altstack, sizeof c->altstack)) {
+		x->set_altstack = true;
+		memcpy(x->altstack, c->altstack, sizeof x->altstack);
+	}
 	{
 		const struct bp *b = bp_find(t, pc);
 		uint8_t cur = 0;
@@ -357,6 +375,12 @@ static struct tr_checkpoint *capture(struct tracer *t, uint64_t pc)
  * of c. */
 static int apply(struct tracer *t, struct tr_checkpoint *c, uint64_t pc)
 {
+	if (recycle_mode() && t->proc.pid > 0 &&
+	    (t->kgen != c->kgen || !resumable(&t->proc)))
+		pr_debug("recycle: not tried (kernel generation %lu, the "
+			 "checkpoint's %lu; last stop %d)",
+			 (unsigned long)t->kgen, (unsigned long)c->kgen,
+			 t->proc.last_kind);
 	if (recycle_mode() && t->kgen == c->kgen && resumable(&t->proc)) {
 		int pp = prof_enter(PROF_RECYCLE);
 		int r = recycle_at(t, c, pc);
@@ -418,14 +442,57 @@ void tracer_finish(struct tracer *t)
 		proc_kill(&t->proc);
 		return;
 	default:
+		if (t->snap && recycle_mode() && !resumable(&t->proc))
+			pr_debug("recycle: the process is not reusable (end "
+				 "%d, last stop %d)", (int)t->end.kind,
+				 t->proc.last_kind);
 		if (!t->snap || !recycle_mode() || !resumable(&t->proc))
 			proc_kill(&t->proc);
 	}
 }
 
+/* rt_sigaction(sig, act, oldact, 8) about to run: the shadow takes act
+ * (false: it cannot, the process gets a new kgen). */
+static bool shadow_sigaction(struct tracer *t)
+{
+	const struct user_regs_struct *r = &t->th[t->cur].regs;
+	uint64_t act[4];
+	long sig = (long)r->rdi;
+
+	if (r->r10 != 8 || sig < 1 || sig > TR_NSIG)
+		return false;
+	if (!r->rsi)
+		return true; /* a question: nothing changes */
+	if (proc_read(&t->proc, r->rsi, act, sizeof act) != sizeof act)
+		return false;
+	memcpy(t->sigact[sig], act, sizeof act);
+	return true;
+}
+
+/* sigaltstack(ss, old) about to run: the shadow takes ss. */
+static bool shadow_altstack(struct tracer *t)
+{
+	const struct user_regs_struct *r = &t->th[t->cur].regs;
+	uint64_t ss[3];
+
+	if (!r->rdi)
+		return true; /* a question */
+	if (proc_read(&t->proc, r->rdi, ss, sizeof ss) != sizeof ss)
+		return false;
+	ss[1] &= 0xffffffffu; /* an int, then padding */
+	if (ss[1] & SS_DISABLE)
+		ss[0] = ss[2] = 0, ss[1] = SS_DISABLE; /* the rest is unused */
+	memcpy(t->altstack, ss, sizeof ss);
+	return true;
+}
+
 void tr_kernel_syscall(struct tracer *t, long nr)
 {
 	if (sys_kernel_neutral(nr))
+		return;
+	if (nr == SYS_rt_sigaction && shadow_sigaction(t))
+		return;
+	if (nr == SYS_sigaltstack && shadow_altstack(t))
 		return;
 	if (t->snap)
 		pr_debug("syscall %ld at %#lx may change the process's "

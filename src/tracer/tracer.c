@@ -60,6 +60,7 @@ struct tracer *tracer_new(const struct tracer_opts *o)
 	if (!t->opts.block_seconds)
 		t->opts.block_seconds = 10;
 	t->no_emulate = getenv("X86SMC_NO_EMULATE") != NULL;
+	t->altstack[1] = SS_DISABLE; /* none at the exec (recycle.c) */
 	t->dc = dcache_new(bp_fetch, t);
 	if (!t->dc) {
 		free(t);

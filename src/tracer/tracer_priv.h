@@ -78,6 +78,8 @@ struct bp {
 			  * until bp_insert plants it again */
 };
 
+#define TR_NSIG 64
+
 struct output {
 	char *buf;
 	size_t len, cap;
@@ -133,6 +135,16 @@ struct tracer {
 	 * and a restore from a checkpoint of another kgen forks
 	 * (recycle.c) */
 	uint64_t kgen, kgen_next;
+	/* The signal dispositions the process has (the kernel's struct
+	 * sigaction: handler, flags, restorer, mask), all SIG_DFL at the
+	 * exec (proc.c resets them): rt_sigaction changes them without a
+	 * new kgen, and a restore in place sets back those that differ
+	 * (recycle.c) */
+	uint64_t sigact[TR_NSIG + 1][4];
+	/* the OS thread's alternate signal stack (stack_t: sp, flags, size;
+	 * disabled at the exec), the same way (every Rust thread sets its
+	 * own when it starts) */
+	uint64_t altstack[3];
 	uint64_t *fences;            /* --assume-fence pcs, sorted */
 	size_t nfences;
 	/* The store buffers (update threads TR_AUX_BASE + slot).  tso: slot
