@@ -349,8 +349,14 @@ static int read_present(int fd, uint64_t lo, uint64_t hi,
 
 static int present(int fd, uint64_t lo, uint64_t hi, struct rc_ranges *out)
 {
-	static int no_scan;
+	/* X86SMC_NO_PAGEMAP_SCAN=1: the fallback, as on a kernel before
+	 * 6.7 (tests) */
+	static int no_scan = -1;
 
+	if (no_scan < 0) {
+		const char *e = getenv("X86SMC_NO_PAGEMAP_SCAN");
+		no_scan = e && *e && strcmp(e, "0");
+	}
 	if (!no_scan) {
 		int n = out->n;
 		if (scan_present(fd, lo, hi, out) == 0)
