@@ -62,10 +62,11 @@ for s in disjoint counter_racy:2:2 counter_mutex:2:1 dekker dekker_fenced \
 done
 echo
 echo "== where the time goes (--profile, issue 24): the search against its floor"
-echo "   (floor = ptrace stops x one stop measured in that run + one fork per"
-echo "   execution at that run's mean; parts in % of the search)"
+echo "   (floor = ptrace stops x one stop measured in that run + one restore per"
+echo "   execution, in place or a fork, at that run's mean; parts in % of the"
+echo "   search; start%: forks, kills and restores in place)"
 printf '%-22s %-4s %6s %7s %7s %6s %6s %6s %6s %6s %6s %6s\n' program model \
-	execs seconds floor xfloor wait% ptrc% mem% fork% replay% dpor%
+	execs seconds floor xfloor wait% ptrc% mem% start% replay% dpor%
 prow() { # label model binary [args]
 	label=$1
 	shift
@@ -83,7 +84,8 @@ pc = lambda k: 100 * p[k] / search if search > 0 else 0
 print("%-22s %-4s %6d %7.2f %7.3f %6.1f %6.1f %6.1f %6.1f %6.1f %6.1f %6.1f" % (
     sys.argv[1], j["model"], j["executions"], search, floor,
     search / floor if floor else 0, pc("wait_s"), pc("ptrace_s"), pc("memory_s"),
-    pc("fork_s") + pc("kill_s"), pc("replay_s"), pc("dpor_s")))
+    pc("fork_s") + pc("kill_s") + pc("recycle_s"), pc("replay_s"),
+    pc("dpor_s")))
 PY
 	rm -f $J.err
 }
