@@ -59,14 +59,14 @@ static void tsc_probe_fault(int sig)
 /* Whether rdtsc faults after PR_SET_TSC here: some hypervisors accept the
  * prctl and never fault (seen on one kind of VM of this workplace), and
  * then the program reads the real counter, natively and under control.
- * Checked once, in a child; said with -v (docs/DETERMINISM.md). */
+ * Checked once under -v, in a child (docs/DETERMINISM.md). */
 static void tsc_check(void)
 {
 	static bool done;
 	int ws = 0;
 	pid_t pid;
 
-	if (done)
+	if (done || !log_verbose) /* a fork at start-up: for -v only */
 		return;
 	done = true;
 	pid = fork();

@@ -178,7 +178,9 @@ int proc_pin_self(int cpu)
 }
 
 /* The filter: RET_TRACE for the listed syscalls, ERRNO(ENOSYS) for the
- * enosys ones (answered without a stop), ALLOW for the rest.  Other
+ * enosys ones (answered without a stop), ALLOW for the allowed ones and,
+ * without an allow list, for the rest; with one, the rest is traced too
+ * (data 0xfffe: sys.c sees every syscall that is not neutral).  Other
  * syscall ABIs (int 0x80, x32) are traced too, with data 0xffff, so that
  * the tracer can refuse them instead of missing them. */
 static int install_filter(const int *nrs, int n, const int *enosys,

@@ -38,16 +38,33 @@
 #define PM_SWAPPED (1ull << 62)
 #define RC_IOV 512 /* pages per process_vm_readv/writev */
 
+bool rc_env(const char *name)
+{
+	const char *e = getenv(name);
+
+	return e && *e && strcmp(e, "0") != 0;
+}
+
+/* Room for one more element of elem bytes in *v (*n used, *cap). */
+static int room(void *v, int n, int *cap, size_t elem)
+{
+	void **p = v;
+
+	if (n < *cap)
+		return 0;
+	int c = *cap ? 2 * *cap : 64;
+	void *q = realloc(*p, (size_t)c * elem);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
 static int push_line(struct rc_maps *m, const struct rc_line *l)
 {
-	if (m->n == m->capl) {
-		int cap = m->capl ? 2 * m->capl : 64;
-		struct rc_line *v = realloc(m->l, (size_t)cap * sizeof *v);
-		if (!v)
-			return -1;
-		m->l = v;
-		m->capl = cap;
-	}
+	if (room(&m->l, m->n, &m->capl, sizeof *m->l) < 0)
+		return -1;
 	m->l[m->n++] = *l;
 	return 0;
 }
@@ -281,14 +298,8 @@ static int push_range(struct rc_ranges *v, uint64_t lo, uint64_t hi)
 		v->r[v->n - 1].hi = hi;
 		return 0;
 	}
-	if (v->n == v->cap) {
-		int cap = v->cap ? 2 * v->cap : 64;
-		struct rc_range *r = realloc(v->r, (size_t)cap * sizeof *r);
-		if (!r)
-			return -1;
-		v->r = r;
-		v->cap = cap;
-	}
+	if (room(&v->r, v->n, &v->cap, sizeof *v->r) < 0)
+		return -1;
 	v->r[v->n++] = (struct rc_range){ lo, hi };
 	return 0;
 }
@@ -353,10 +364,8 @@ static int present(int fd, uint64_t lo, uint64_t hi, struct rc_ranges *out)
 	 * 6.7 (tests) */
 	static int no_scan = -1;
 
-	if (no_scan < 0) {
-		const char *e = getenv("X86SMC_NO_PAGEMAP_SCAN");
-		no_scan = e && *e && strcmp(e, "0");
-	}
+	if (no_scan < 0)
+		no_scan = rc_env("X86SMC_NO_PAGEMAP_SCAN");
 	if (!no_scan) {
 		int n = out->n;
 		if (scan_present(fd, lo, hi, out) == 0)

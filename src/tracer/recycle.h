@@ -40,6 +40,9 @@ struct rc_maps {
 	bool have_present;
 };
 
+/* An X86SMC_* switch: set, not empty, not "0". */
+bool rc_env(const char *name);
+
 int rc_maps_read(struct rc_maps *m, pid_t pid);
 void rc_maps_free(struct rc_maps *m);
 

@@ -110,25 +110,32 @@ static uint64_t find_syscall(struct tracer *t, uint64_t fn)
 	return 0;
 }
 
-/* Fork p at the syscall instruction pc.  That instruction may carry a
- * breakpoint (a program that calls syscall() itself): the injected clone
- * runs the original byte, and *rebp tells the caller to put the int3
- * back into the copy (p gets it back here). */
+/* The syscall instruction at pc may carry a breakpoint (a program that
+ * calls syscall() itself): an injected syscall must run the original
+ * byte.  Puts it in p; *rebp says that the int3 goes back after. */
+static int uncover(struct tracer *t, struct proc *p, uint64_t pc,
+		   bool *rebp)
+{
+	const struct bp *b = bp_find(t, pc);
+	uint8_t cur = 0;
+
+	*rebp = b && proc_read(p, pc, &cur, 1) == 1 && cur == 0xcc;
+	return *rebp && proc_write(p, pc, &b->orig, 1) != 1 ? -1 : 0;
+}
+
+/* Fork p at the syscall instruction pc (uncovered for the clone; p gets
+ * its int3 back here, the copy from the caller: put_int3). */
 static pid_t fork_at(struct tracer *t, struct proc *p, uint64_t pc,
 		     bool *rebp)
 {
-	const struct bp *b = bp_find(t, pc);
 	static const uint8_t int3 = 0xcc;
-	uint8_t cur = 0;
 	pid_t pid;
 
-	*rebp = b && proc_read(p, pc, &cur, 1) == 1 && cur == int3;
-	if (!*rebp)
-		return proc_fork(p, pc);
-	if (proc_write(p, pc, &b->orig, 1) != 1)
+	if (uncover(t, p, pc, rebp) < 0)
 		return -1;
 	pid = proc_fork(p, pc);
-	proc_write(p, pc, &int3, 1);
+	if (*rebp)
+		proc_write(p, pc, &int3, 1);
 	return pid;
 }
 
@@ -259,13 +266,10 @@ static int recycle_mode(void)
 {
 	static int mode = -1;
 
-	if (mode < 0) {
-		const char *no = getenv("X86SMC_NO_RECYCLE");
-		const char *ck = getenv("X86SMC_RECYCLE_CHECK");
-		mode = no && *no && strcmp(no, "0") ? 0
-		       : ck && *ck && strcmp(ck, "0") ? 2
-						      : 1;
-	}
+	if (mode < 0)
+		mode = rc_env("X86SMC_NO_RECYCLE")	  ? 0
+		       : rc_env("X86SMC_RECYCLE_CHECK") ? 2
+							: 1;
 	return mode;
 }
 
@@ -319,14 +323,8 @@ static int recycle_at(struct tracer *t, struct tr_checkpoint *c,
 		x->set_altstack = true;
 		memcpy(x->altstack, c->altstack, sizeof x->altstack);
 	}
-	{
-		const struct bp *b = bp_find(t, pc);
-		uint8_t cur = 0;
-		rebp = b && proc_read(&t->proc, pc, &cur, 1) == 1 &&
-		       cur == 0xcc;
-		if (rebp && proc_write(&t->proc, pc, &b->orig, 1) != 1)
-			goto out;
-	}
+	if (uncover(t, &t->proc, pc, &rebp) < 0)
+		goto out;
 	/* a seccomp stop resumed with a single step would stop at the
 	 * syscall's return, before any instruction: leave it first */
 	if (t->proc.last_kind == PROC_SECCOMP &&
@@ -375,13 +373,14 @@ static struct tr_checkpoint *capture(struct tracer *t, uint64_t pc)
  * of c. */
 static int apply(struct tracer *t, struct tr_checkpoint *c, uint64_t pc)
 {
-	if (recycle_mode() && t->proc.pid > 0 &&
-	    (t->kgen != c->kgen || !resumable(&t->proc)))
+	bool same = t->kgen == c->kgen && resumable(&t->proc);
+
+	if (recycle_mode() && t->proc.pid > 0 && !same)
 		pr_debug("recycle: not tried (kernel generation %lu, the "
 			 "checkpoint's %lu; last stop %d)",
 			 (unsigned long)t->kgen, (unsigned long)c->kgen,
 			 t->proc.last_kind);
-	if (recycle_mode() && t->kgen == c->kgen && resumable(&t->proc)) {
+	if (recycle_mode() && same) {
 		int pp = prof_enter(PROF_RECYCLE);
 		int r = recycle_at(t, c, pc);
 		prof_leave(pp);

@@ -751,8 +751,7 @@ int sys_perform(struct tracer *t, struct lthread *th, struct tr_event *ev)
 
 	args(&th->regs, a);
 	if (!emulated(rw, a)) {
-		tr_kernel_syscall(t, ev->sysno);
-		r = tr_exec_insn(t);
+		r = tr_exec_insn(t); /* tr_kernel_syscall at its seccomp stop */
 		if (r == 0 && rw->maps_change)
 			t->maps.stale = true;
 		if (r == 0 && ev->sysno == SYS_rt_sigprocmask)
@@ -836,18 +835,15 @@ int sys_at_seccomp(struct tracer *t)
 	if (proc_getregs(&t->proc, &th->regs) < 0)
 		return -1;
 	nr = (long)th->regs.orig_rax;
-	if (!emulated(row(nr), (long[6]){ (long)th->regs.rdi })) {
+	/* the kernel runs it: a write to a file; a signal to itself, which
+	 * the kernel delivers honouring the real mask; a sigwait for what
+	 * is in the kernel's queue */
+	if (!emulated(row(nr), (long[6]){ (long)th->regs.rdi }) ||
+	    (t->native && self_signal(t, th, nr)) ||
+	    (t->native && nr == SYS_rt_sigtimedwait &&
+	     !native_sigwait_ours(t, th))) {
 		tr_kernel_syscall(t, nr);
-		return 0; /* e.g. write to a file: the kernel does it */
-	}
-	if (t->native && self_signal(t, th, nr)) {
-		tr_kernel_syscall(t, nr);
-		return 0; /* the kernel delivers it, honouring the real mask */
-	}
-	if (t->native && nr == SYS_rt_sigtimedwait &&
-	    !native_sigwait_ours(t, th)) {
-		tr_kernel_syscall(t, nr);
-		return 0; /* what it waits for is in the kernel's queue */
+		return 0;
 	}
 	if (nr == SYS_clone && proc_getsigmask(&t->proc, &th->sigmask) < 0)
 		return -1;

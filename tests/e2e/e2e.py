@@ -1254,6 +1254,14 @@ class MpiKillCase(Case):
         return None
 
 
+def search_key(j):
+    """What two runs of one search must agree on: executions, blocked
+    ones, classes, completeness, outcomes with their counts, errors."""
+    return (j["executions"], j["blocked_executions"], j["hb_classes"], j["complete"],
+            sorted((o["stdout"], o["status"], o["count"]) for o in j["outcomes"]),
+            sorted((e["kind"], e["location"]) for e in j["errors"]))
+
+
 class CheckpointCase(Case):
     """Checkpoints (forks of the target along the current path, an
     execution continues from the deepest one in its replayed prefix) must
@@ -1284,12 +1292,8 @@ class CheckpointCase(Case):
             if why:
                 return "FAIL", "%s: %s" % (name, why)
         a, b = r["cp"].json, r["nocp"].json
-        key = lambda j: (j["executions"], j["blocked_executions"], j["hb_classes"],
-                         j["complete"], sorted((o["stdout"], o["status"], o["count"])
-                                               for o in j["outcomes"]),
-                         sorted((e["kind"], e["location"]) for e in j["errors"]))
-        if key(a) != key(b):
-            return "FAIL", "with checkpoints %s, without %s" % (key(a)[:4], key(b)[:4])
+        if search_key(a) != search_key(b):
+            return "FAIL", "with checkpoints %s, without %s" % (search_key(a)[:4], search_key(b)[:4])
         if not a.get("checkpoints"):
             return "FAIL", "no checkpoint was taken"
         return "PASS", None
@@ -1333,12 +1337,8 @@ class RecycleCase(Case):
             if why:
                 return "FAIL", "%s: %s" % (name, why)
         a, b = r["recycle"].json, r["fork"].json
-        key = lambda j: (j["executions"], j["blocked_executions"], j["hb_classes"],
-                         j["complete"], sorted((o["stdout"], o["status"], o["count"])
-                                               for o in j["outcomes"]),
-                         sorted((e["kind"], e["location"]) for e in j["errors"]))
-        if key(a) != key(b):
-            return "FAIL", "in place %s, forking %s" % (key(a)[:4], key(b)[:4])
+        if search_key(a) != search_key(b):
+            return "FAIL", "in place %s, forking %s" % (search_key(a)[:4], search_key(b)[:4])
         n = sum(int(m) for m in re.findall(r"restores without a fork: (\d+)",
                                            r["recycle"].err))
         if a["executions"] + a["blocked_executions"] > 1 and n == 0:
