@@ -276,9 +276,26 @@ void dpor_free(struct dpor *d)
 	free(d->cand);
 	free(d->out);
 	wut_free_all(d);
-	for (int i = 0; i < TR_AUX_BASE; i++)
+	for (int i = 0; i < TR_AUX_BASE; i++) {
 		free(d->pend[i].q);
+		free(d->updn[i].node);
+	}
 	free(d);
+}
+
+uint32_t dpor_updates_before(const struct dpor *d, int s, unsigned k)
+{
+	const uint32_t *a = d->updn[s].node;
+	uint32_t lo = 0, hi = d->upd[s];
+
+	while (lo < hi) { /* the first update at node k or later */
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (a[mid] < k)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 /* ---- vector clocks ---- */
@@ -827,6 +844,17 @@ static int analyse(struct dpor *d, unsigned j)
 		d->owner[s] = (int8_t)p;
 	}
 	if (ev->kind == EV_UPDATE && p >= TR_AUX_BASE) {
+		struct updn *u = &d->updn[p - TR_AUX_BASE];
+		uint32_t n = d->upd[p - TR_AUX_BASE];
+		if (n == u->cap) {
+			uint32_t cap = u->cap ? 2 * u->cap : 64;
+			uint32_t *q = realloc(u->node, cap * sizeof *q);
+			if (!q)
+				return -1;
+			u->node = q;
+			u->cap = cap;
+		}
+		u->node[n] = j;
 		d->last_update[p - TR_AUX_BASE] = c;
 		d->upd[p - TR_AUX_BASE]++;
 	}
@@ -1029,40 +1057,17 @@ static struct node *new_node(struct dpor *d)
 	return n;
 }
 
-/* Is u an event of the update thread of e's thread's buffer, and did e
- * read from that buffer?  Such a read and the update commute for the
- * value (the buffer before it, memory after), so they are no race; but
- * after the update the read is a read of memory, which conflicts with
- * other threads' later writes: Optimal-DPOR must not let the one stand
- * for the other (wakeup.c own_dep, stale sleepers below). */
-bool dpor_reads_own_buffer(const struct dpor *d, const struct tr_event *u,
-			   const struct tr_event *e)
-{
-	int slot = u->tid - TR_AUX_BASE;
-
-	if (slot < 0 || slot >= TR_AUX_BASE || d->owner[slot] != e->tid)
-		return false;
-	for (int i = 0; i < e->nacc; i++)
-		if (e->fwd_seq[i] && e->fwd_slot[i] == (uint32_t)slot)
-			return true;
-	return false;
-}
-
 /* Sleep set on entry of the node after prev (Alg. 1 line 9): the
- * sleepers of prev whose next event is independent of prev's event.
- * Under Optimal-DPOR a sleeper whose read its own buffer served also
- * wakes at that buffer's update: its exploration covered the read of the
- * buffer, not the read of memory the thread does after the update
- * (found/optimal_tso_lost_class3.c: 18 of 22 outcomes while t2 slept
- * through its own update). */
+ * sleepers of prev whose next event is independent of prev's event.  A
+ * sleeper whose read its own buffer served stays asleep through that
+ * buffer's update: the read is one at the update's place wherever it
+ * runs before it (wakeup.c as_seen), and later writes wake it. */
 static int inherit_sleep(const struct dpor *d, struct node *n,
 			 const struct node *prev)
 {
 	for (int i = 0; i < prev->nsleep; i++) {
 		const struct sleeper *s = &prev->sleep[i];
 		if (s->tid == prev->chosen || dpor_ev_conflict(d, &s->ev, &prev->ev))
-			continue;
-		if (d->optimal && dpor_reads_own_buffer(d, &prev->ev, &s->ev))
 			continue;
 		if (add_sleeper(n, s->tid, false, &s->ev) < 0)
 			return -1;

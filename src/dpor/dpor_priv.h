@@ -102,6 +102,10 @@ struct dpor {
 	} pend[TR_AUX_BASE];                /* the k-th store             */
 	int8_t owner[TR_AUX_BASE];          /* whose stores, -1: unused   */
 	uint32_t upd[TR_AUX_BASE];          /* its updates so far         */
+	struct updn {                       /* its updates' nodes, upd[]  */
+		uint32_t *node;             /* of them, in order: where   */
+		uint32_t cap;               /* wakeup.c places a read its */
+	} updn[TR_AUX_BASE];                /* buffer served              */
 	uint32_t count[MAXT];
 	int32_t lastev[MAXT]; /* node of each thread's last event, -1 */
 	struct gindex gi;
@@ -136,12 +140,12 @@ struct dpor {
 
 
 /* dpor.c */
+/* The updates of buffer slot s among nodes [0, k) of the execution. */
+uint32_t dpor_updates_before(const struct dpor *d, int s, unsigned k);
 bool dpor_hb(const struct dpor *d, unsigned a, const struct vc *c);
 bool dpor_ev_conflict(const struct dpor *d, const struct tr_event *a,
 		      const struct tr_event *b);
 uint64_t dpor_sleep_mask(const struct node *n);
-bool dpor_reads_own_buffer(const struct dpor *d, const struct tr_event *u,
-			   const struct tr_event *e);
 /* n's event, with the end's accesses if it ended the process in the
  * middle of its thread (n->ended): n->ev or *buf. */
 const struct tr_event *sleeper_event(const struct node *n,

@@ -1968,19 +1968,13 @@ int explore(const struct options *o, struct results *res)
 	if (!x.dpor)
 		return 2;
 	/* dpor (the default) and optimal: Optimal-DPOR with wakeup trees
-	 * under sc, Source-DPOR under tso and pso; source: Source-DPOR.
-	 * Not under tso: a thread's events and its own buffer's updates
-	 * commute without being the same events after them (buffer-served
-	 * reads, drains), and fuzz-peers finds tso programs where the
-	 * wakeup trees lose executions (found/optimal_tso_lost_class2.c,
-	 * 3.c, and more after dpor.c's stale sleepers): X86SMC_OPTIMAL_TSO
-	 * turns them on there, to work on them.  Never under pso: its
-	 * update threads are numbered in the order the execution first
-	 * buffers a store at a location, so a wakeup sequence's update
-	 * thread can be another buffer after a reversal (it lost outcomes
-	 * of litmus n1).  (--jobs splits Source-DPOR trees.) */
-	x.optimal = (o->model == MODEL_SC ||
-		     (o->model == MODEL_TSO && getenv("X86SMC_OPTIMAL_TSO"))) &&
+	 * under sc and tso, Source-DPOR under pso; source: Source-DPOR.
+	 * Not under pso: its update threads are numbered in the order the
+	 * execution first buffers a store at a location, so a wakeup
+	 * sequence's update thread can be another buffer after a reversal
+	 * (it lost outcomes of litmus n1).  (--jobs splits Source-DPOR
+	 * trees.) */
+	x.optimal = (o->model == MODEL_SC || o->model == MODEL_TSO) &&
 		    (o->strategy == STRAT_OPTIMAL ||
 		     o->strategy == STRAT_DEFAULT ||
 		     o->strategy == STRAT_DPOR) &&

@@ -123,6 +123,11 @@ struct seq {
 	const struct tr_event *e[VMAX];
 	int32_t k[VMAX]; /* the node of the current execution, -1: none */
 	int n;
+	/* tso: v runs after the nodes before node at and the events a
+	 * walk down a wakeup tree took before it (insert): the updates of
+	 * those events, per buffer */
+	unsigned at;
+	uint32_t up[TR_AUX_BASE];
 };
 
 /* Does e end the process (exit_group, or a crash or an abort with the
@@ -138,16 +143,13 @@ static bool ends(const struct tr_event *e)
 }
 
 /* Does u, an event of e's thread's update thread, come before e in a
- * way no conflict says?  A read e's buffer served (dpor.c
- * dpor_reads_own_buffer: a sleeping thread with such a read passed as a
- * weak initial of a v with that update; fuzz-peers seed 3198, tso: 44
- * executions for GenMC's and Nidhugg's 48, samples/wakeup_own_update.c),
- * or an event that waits for an empty buffer (its clock orders it after
- * the update: with the two commuting, a v with the update before a
- * thread's lock put the lock first, where it could not run, and the
- * branch was dropped; seed 3298, samples/wakeup_drain.c).  Any event of
- * the update thread: the pending one of dpor_ended is an unknown_event,
- * not an EV_UPDATE. */
+ * way no conflict says?  An event that waits for an empty buffer (its
+ * clock orders it after the update: with the two commuting, a v with the
+ * update before a thread's lock put the lock first, where it could not
+ * run, and the branch was dropped; seed 3298, samples/wakeup_drain.c).
+ * Any event of the update thread: the pending one of dpor_ended is an
+ * unknown_event, not an EV_UPDATE.  A read e's buffer served is no such
+ * event: as_seen places it at its update. */
 static bool own_dep(const struct dpor *d, const struct tr_event *u,
 		    const struct tr_event *e)
 {
@@ -155,7 +157,7 @@ static bool own_dep(const struct dpor *d, const struct tr_event *u,
 
 	if (slot < 0 || slot >= TR_AUX_BASE || d->owner[slot] != e->tid)
 		return false;
-	return ev_needs_drain(e) || dpor_reads_own_buffer(d, u, e);
+	return ev_needs_drain(e);
 }
 
 /* Do a and b not commute, for weak initials?  Besides their conflicts:
@@ -170,6 +172,68 @@ static bool wconflict(const struct dpor *d, const struct tr_event *a,
 {
 	return dpor_ev_conflict(d, a, b) || ends(a) || ends(b) ||
 	       own_dep(d, a, b) || own_dep(d, b, a);
+}
+
+/* The position in v of the update of store q of buffer s (v->n if it
+ * comes after v), or -1 if it came before v. */
+static int update_at(const struct dpor *d, const struct seq *v, int s,
+		     uint32_t q)
+{
+	uint32_t n = dpor_updates_before(d, s, v->at) + v->up[s];
+
+	if (n >= q)
+		return -1;
+	for (int x = 0; x < v->n; x++)
+		if (v->e[x]->kind == EV_UPDATE &&
+		    v->e[x]->tid == TR_AUX_BASE + s && ++n == q)
+			return x;
+	return v->n;
+}
+
+/* ep, a sleeping or branching thread's next event run before v (tso,
+ * TACAS'15 chronological traces): a read its own buffer serves reads the
+ * store's value wherever it runs before that store's update, so it is a
+ * read at the update's place -- no conflict with v's events before the
+ * update (their writes are coherence-before it), nor with the update, a
+ * read of memory for v's events after it; once the update came before
+ * v, a read of memory.  at[i]: for such a read acc[i], the update's
+ * position in v (update_at), else -1.  Returns whether ep has one. */
+static bool fwd_places(const struct dpor *d, const struct seq *v,
+		       const struct tr_event *ep, int *at)
+{
+	bool fwd = false;
+
+	for (int i = 0; i < ep->nacc; i++) {
+		at[i] = ep->fwd_seq[i] ? update_at(d, v, ep->fwd_slot[i],
+						   ep->fwd_seq[i])
+				       : -1;
+		fwd |= at[i] >= 0;
+	}
+	return fwd;
+}
+
+/* ep as v->e[x] sees it (fwd_places): a copy in *buf without the reads
+ * placed at an update at or after x, the other reads as reads of
+ * memory. */
+static const struct tr_event *as_seen(const struct tr_event *ep,
+				      const int *at, int x,
+				      struct tr_event *buf)
+{
+	int keep = 0;
+
+	*buf = *ep;
+	for (int i = 0; i < ep->nacc; i++) {
+		if (at[i] >= x)
+			continue; /* before the update: no conflict */
+		buf->acc[keep] = ep->acc[i];
+		buf->rval[keep] = ep->rval[i];
+		buf->wval[keep] = ep->wval[i];
+		buf->fwd_seq[keep] = 0;
+		buf->fwd_slot[keep] = 0;
+		keep++;
+	}
+	buf->nacc = keep;
+	return buf;
 }
 
 /* Is thread p, whose next event is ep, a weak initial of v? */
@@ -195,9 +259,14 @@ static bool weak_initial(const struct dpor *d, const struct seq *v,
 				return false;
 		return true;
 	}
-	for (int x = 0; x < v->n; x++)
-		if (wconflict(d, ep, v->e[x]))
+	int at[EV_MAX_ACC];
+	bool fwd = fwd_places(d, v, ep, at);
+	for (int x = 0; x < v->n; x++) {
+		struct tr_event buf;
+		const struct tr_event *e = fwd ? as_seen(ep, at, x, &buf) : ep;
+		if (wconflict(d, e, v->e[x]))
 			return false;
+	}
 	return true;
 }
 
@@ -230,6 +299,10 @@ static void insert(struct dpor *d, int32_t *root, struct seq *v)
 			break;
 		if (d->wt[c].child < 0)
 			return; /* a leaf: any continuation covers v */
+		if (d->wt[c].ev.kind == EV_UPDATE &&
+		    d->wt[c].ev.tid >= TR_AUX_BASE &&
+		    d->wt[c].ev.tid < 2 * TR_AUX_BASE)
+			v->up[d->wt[c].ev.tid - TR_AUX_BASE]++;
 		drop(v, d->wt[c].ev.tid);
 		if (!v->n)
 			return;
@@ -281,7 +354,7 @@ void wut_race(struct dpor *d, unsigned i, unsigned j)
 
 static void insert_race(struct dpor *d, unsigned i, unsigned j)
 {
-	struct seq v = { .n = 0 };
+	struct seq v = { .n = 0, .at = i };
 	struct node *ni = &d->nodes[i];
 	bool cut = false;
 	struct tr_event end; /* the node that ended the process (the last) */
@@ -323,7 +396,7 @@ void wut_flush(struct dpor *d)
 
 void wut_event(struct dpor *d, unsigned k, const struct tr_event *e)
 {
-	struct seq v = { .n = 1, .k = { -1 } };
+	struct seq v = { .n = 1, .k = { -1 }, .at = k };
 	struct node *n = &d->nodes[k];
 
 	v.e[0] = e;

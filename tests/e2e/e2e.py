@@ -569,10 +569,6 @@ class OutcomesCase(Case):
         if self.strategy:
             opts = opts + ["--strategy", self.strategy]
         r = Run(self.model, opts, binary, self.s.args, log)
-        if self.strategy == "optimal" and self.model == "tso":
-            # the wakeup trees under tso, off by default (they miss
-            # executions, docs/EXPLORATION.md): the known cases hold
-            r.cmd = ["env", "X86SMC_OPTIMAL_TSO=1"] + r.cmd
         r.run()
         why = r.problem(self.model)
         if why:
@@ -2242,11 +2238,10 @@ def build_cases(samples, pending, baseline):
         opts = ("O0", "O2") if s.opt == "O0" else (s.opt,)
         cases += [OutcomesCase(s, m, o) for m in sorted(s.outcomes)
                   for o in opts]
-        # Optimal-DPOR under tso is off (X86SMC_OPTIMAL_TSO turns it on,
-        # docs/EXPLORATION.md): every outcome set under tso must hold
-        # with it too
+        # Optimal-DPOR is the default under tso; every outcome set under
+        # tso must hold with Source-DPOR (--strategy source) too
         if "tso" in s.outcomes:
-            cases.append(OutcomesCase(s, "tso", opts[0], "optimal"))
+            cases.append(OutcomesCase(s, "tso", opts[0], "source"))
     for lineno, words in read_list("replay.txt", -1):
         s = samples.get(words[0])
         if s is None or len(words) < 4:
