@@ -876,6 +876,11 @@ void dpor_set_last(struct dpor *d, uint64_t last)
 	d->last_mask = last;
 }
 
+void dpor_set_ends(struct dpor *d, uint64_t ends)
+{
+	d->end_mask = ends;
+}
+
 void dpor_set_max_timeouts(struct dpor *d, unsigned n)
 {
 	d->max_tmo = n;
@@ -1155,6 +1160,8 @@ int dpor_choose(struct dpor *d, unsigned k, uint64_t enabled, int prefer)
 		 * reaches the others where a wake-up ended a timed wait */
 		uint64_t first = cand & ~d->last_mask ? cand & ~d->last_mask
 						      : cand;
+		if (first & ~d->end_mask)
+			first &= ~d->end_mask;
 		n->chosen = (prefer >= 0 && (first & (1ull << prefer)))
 				    ? prefer
 				    : __builtin_ctzll(first);

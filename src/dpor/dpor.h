@@ -75,6 +75,15 @@ void dpor_ended(struct dpor *d, unsigned k);
  * new node takes them only when no other thread is allowed. */
 void dpor_set_last(struct dpor *d, uint64_t last);
 
+/* Threads (mask) whose event at the next dpor_choose ends the process
+ * (exit_group, a failed assertion, reach_error): a free choice takes
+ * them only when no other thread may run.  An end that comes first kills
+ * the threads that could still run, and each of them is then tried
+ * before it (dpor_ended): a branch that ends sleep-set blocked unless
+ * the thread shows something outside; run after them, the end cuts
+ * nothing and only races with what they show. */
+void dpor_set_ends(struct dpor *d, uint64_t ends);
+
 /* Explore executions in which each thread times out at most n times
  * while another thread could have run (a timeout when nothing else can
  * run is not counted); the timeout branches the bound left out since

@@ -130,6 +130,8 @@ struct dpor {
 	struct wrace { unsigned i, j; } *wr;
 	unsigned nwr, capwr;
 	uint64_t last_mask; /* dpor_set_last: timeouts, taken last */
+	uint64_t end_mask;  /* dpor_set_ends: ends of the process, free
+			     * choices take them after the other threads */
 	/* timeouts (dpor_set_max_timeouts): a thread's timeouts chosen
 	 * while another thread could run (derived), the bound, and how
 	 * many timeout branches the bound left out */

@@ -811,6 +811,21 @@ static uint64_t runnable(struct explorer *x, uint64_t *timed)
 	return m;
 }
 
+/* The threads of enabled whose next event ends the process. */
+static uint64_t ends_of(struct explorer *x, uint64_t enabled)
+{
+	uint64_t e = 0;
+
+	for (uint64_t m = enabled & ((1ull << TR_AUX_BASE) - 1); m;
+	     m &= m - 1) {
+		int i = __builtin_ctzll(m);
+		const struct tr_thread_info *ti = tracer_thread(x->t, i);
+		if (ti && ti->pending.kind == EV_END)
+			e |= 1ull << i;
+	}
+	return e;
+}
+
 /* The thread a schedule file wants now: -1 exhausted, -2 misfit. */
 static int replay_pick(struct explorer *x, uint64_t enabled)
 {
@@ -1031,11 +1046,10 @@ static enum exec_result step_loop(struct explorer *x)
 			continue;
 		}
 		/* a schedule file or a sampling strategy chooses itself */
-		dpor_set_last(x->dpor, x->replay.s ||
-					       x->o->strategy == STRAT_RANDOM ||
-					       x->o->strategy == STRAT_PCT
-				       ? 0
-				       : last);
+		bool own = x->replay.s || x->o->strategy == STRAT_RANDOM ||
+			   x->o->strategy == STRAT_PCT;
+		dpor_set_last(x->dpor, own ? 0 : last);
+		dpor_set_ends(x->dpor, own ? 0 : ends_of(x, enabled));
 		int tid = pick(x, k, enabled);
 		if (tid == -1)
 			return EXEC_BLOCKED;
