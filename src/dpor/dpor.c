@@ -285,7 +285,7 @@ void dpor_free(struct dpor *d)
 
 uint32_t dpor_updates_before(const struct dpor *d, int s, unsigned k)
 {
-	const uint32_t *a = d->updn[s].node;
+	const unsigned *a = d->updn[s].node;
 	uint32_t lo = 0, hi = d->upd[s];
 
 	while (lo < hi) { /* the first update at node k or later */
@@ -507,6 +507,21 @@ static unsigned candidates(struct dpor *d, unsigned j, const struct vc *c0)
 	return nc;
 }
 
+/* (*a)[n] = j, growing *a (capacity *cap) as needed. */
+static int push_index(unsigned **a, unsigned *cap, unsigned n, unsigned j)
+{
+	if (n == *cap) {
+		unsigned c = *cap ? 2 * *cap : 16;
+		unsigned *b = realloc(*a, c * sizeof *b);
+		if (!b)
+			return -1;
+		*a = b;
+		*cap = c;
+	}
+	(*a)[n] = j;
+	return 0;
+}
+
 static int index_event(struct dpor *d, unsigned j)
 {
 	const struct tr_event *ev = &d->nodes[j].ev;
@@ -518,15 +533,9 @@ static int index_event(struct dpor *d, unsigned j)
 	for (int k = 0; k < ev->nacc; k++) {
 		const struct dec_access *a = &ev->acc[k];
 		if (a->size > BIG_ACCESS) {
-			if (d->nbig == d->capbig) {
-				unsigned cap = d->capbig ? 2 * d->capbig : 16;
-				unsigned *b = realloc(d->big, cap * sizeof *b);
-				if (!b)
-					return -1;
-				d->big = b;
-				d->capbig = cap;
-			}
-			d->big[d->nbig++] = j;
+			if (push_index(&d->big, &d->capbig, d->nbig, j) < 0)
+				return -1;
+			d->nbig++;
 			continue;
 		}
 		uint64_t last = a->size ? a->addr + a->size - 1 : a->addr;
@@ -845,16 +854,9 @@ static int analyse(struct dpor *d, unsigned j)
 	}
 	if (ev->kind == EV_UPDATE && p >= TR_AUX_BASE) {
 		struct updn *u = &d->updn[p - TR_AUX_BASE];
-		uint32_t n = d->upd[p - TR_AUX_BASE];
-		if (n == u->cap) {
-			uint32_t cap = u->cap ? 2 * u->cap : 64;
-			uint32_t *q = realloc(u->node, cap * sizeof *q);
-			if (!q)
-				return -1;
-			u->node = q;
-			u->cap = cap;
-		}
-		u->node[n] = j;
+		if (push_index(&u->node, &u->cap, d->upd[p - TR_AUX_BASE],
+			       j) < 0)
+			return -1;
 		d->last_update[p - TR_AUX_BASE] = c;
 		d->upd[p - TR_AUX_BASE]++;
 	}

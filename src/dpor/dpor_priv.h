@@ -103,8 +103,8 @@ struct dpor {
 	int8_t owner[TR_AUX_BASE];          /* whose stores, -1: unused   */
 	uint32_t upd[TR_AUX_BASE];          /* its updates so far         */
 	struct updn {                       /* its updates' nodes, upd[]  */
-		uint32_t *node;             /* of them, in order: where   */
-		uint32_t cap;               /* wakeup.c places a read its */
+		unsigned *node;             /* of them, in order: where   */
+		unsigned cap;               /* wakeup.c places a read its */
 	} updn[TR_AUX_BASE];                /* buffer served              */
 	uint32_t count[MAXT];
 	int32_t lastev[MAXT]; /* node of each thread's last event, -1 */

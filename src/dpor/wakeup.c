@@ -174,6 +174,15 @@ static bool wconflict(const struct dpor *d, const struct tr_event *a,
 	       own_dep(d, a, b) || own_dep(d, b, a);
 }
 
+/* The buffer slot whose update e is, or -1. */
+static int update_slot(const struct tr_event *e)
+{
+	return e->kind == EV_UPDATE && e->tid >= TR_AUX_BASE &&
+			       e->tid < 2 * TR_AUX_BASE
+		       ? e->tid - TR_AUX_BASE
+		       : -1;
+}
+
 /* The position in v of the update of store q of buffer s (v->n if it
  * comes after v), or -1 if it came before v. */
 static int update_at(const struct dpor *d, const struct seq *v, int s,
@@ -184,8 +193,7 @@ static int update_at(const struct dpor *d, const struct seq *v, int s,
 	if (n >= q)
 		return -1;
 	for (int x = 0; x < v->n; x++)
-		if (v->e[x]->kind == EV_UPDATE &&
-		    v->e[x]->tid == TR_AUX_BASE + s && ++n == q)
+		if (update_slot(v->e[x]) == s && ++n == q)
 			return x;
 	return v->n;
 }
@@ -212,18 +220,26 @@ static bool fwd_places(const struct dpor *d, const struct seq *v,
 	return fwd;
 }
 
-/* ep as v->e[x] sees it (fwd_places): a copy in *buf without the reads
+/* ep as v->e[x] sees it (fwd_places): *buf, ep without the reads
  * placed at an update at or after x, the other reads as reads of
- * memory. */
+ * memory.  *kept: the accesses *buf holds (~0u: none built yet); it is
+ * built again only when that set changes along v. */
 static const struct tr_event *as_seen(const struct tr_event *ep,
 				      const int *at, int x,
-				      struct tr_event *buf)
+				      struct tr_event *buf, unsigned *kept)
 {
+	unsigned want = 0;
 	int keep = 0;
 
+	for (int i = 0; i < ep->nacc; i++)
+		if (at[i] < x)
+			want |= 1u << i;
+	if (want == *kept)
+		return buf;
+	*kept = want;
 	*buf = *ep;
 	for (int i = 0; i < ep->nacc; i++) {
-		if (at[i] >= x)
+		if (!(want >> i & 1))
 			continue; /* before the update: no conflict */
 		buf->acc[keep] = ep->acc[i];
 		buf->rval[keep] = ep->rval[i];
@@ -261,9 +277,11 @@ static bool weak_initial(const struct dpor *d, const struct seq *v,
 	}
 	int at[EV_MAX_ACC];
 	bool fwd = fwd_places(d, v, ep, at);
+	struct tr_event buf;
+	unsigned kept = ~0u;
 	for (int x = 0; x < v->n; x++) {
-		struct tr_event buf;
-		const struct tr_event *e = fwd ? as_seen(ep, at, x, &buf) : ep;
+		const struct tr_event *e =
+			fwd ? as_seen(ep, at, x, &buf, &kept) : ep;
 		if (wconflict(d, e, v->e[x]))
 			return false;
 	}
@@ -299,10 +317,9 @@ static void insert(struct dpor *d, int32_t *root, struct seq *v)
 			break;
 		if (d->wt[c].child < 0)
 			return; /* a leaf: any continuation covers v */
-		if (d->wt[c].ev.kind == EV_UPDATE &&
-		    d->wt[c].ev.tid >= TR_AUX_BASE &&
-		    d->wt[c].ev.tid < 2 * TR_AUX_BASE)
-			v->up[d->wt[c].ev.tid - TR_AUX_BASE]++;
+		int s = update_slot(&d->wt[c].ev);
+		if (s >= 0)
+			v->up[s]++;
 		drop(v, d->wt[c].ev.tid);
 		if (!v->n)
 			return;

@@ -967,26 +967,34 @@ class OracleCase(Case):
 
 
 class CountCase(Case):
-    """counts.txt: dpor must explore exactly N complete executions."""
+    """counts.txt: dpor must explore exactly N complete executions (and,
+    written N+B, exactly B sleep-set blocked ones)."""
 
-    def __init__(self, sample, want, args, model="sc"):
+    def __init__(self, sample, want, args, model="sc", blocked=None):
         super().__init__("count/%s%s%s" % (sample.name, "-" + "-".join(args) if args else "",
                                           "" if model == "sc" else "/" + model))
         self.s, self.want, self.args, self.model = sample, want, args, model
+        self.blocked = blocked
 
     def run(self, log):
         binary = self.s.binary(self.s.opt)
         missing = self.require(binary)
         if missing:
             return "FAIL", missing
-        # the sample's `// x86smc:` options (--keep-going past an error)
-        r = Run(self.model, self.s.opts, binary, self.args, log).run()
+        # the sample's `// x86smc:` options, and past errors: the count
+        # is the whole search's
+        opts = self.s.opts + ([] if "--keep-going" in self.s.opts else ["--keep-going"])
+        r = Run(self.model, opts, binary, self.args, log).run()
         why = r.problem(self.model)
         if why:
             return "FAIL", why
         if not r.json["complete"] or r.json["executions"] != self.want:
             return "FAIL", "%d executions (complete %s), want exactly %d" % (
                 r.json["executions"], r.json["complete"], self.want)
+        if self.blocked is not None and \
+                r.json["blocked_executions"] != self.blocked:
+            return "FAIL", "%d sleep-set blocked executions, want exactly %d" % (
+                r.json["blocked_executions"], self.blocked)
         return "PASS", None
 
 
@@ -2258,11 +2266,13 @@ def build_cases(samples, pending, baseline):
     for lineno, words in read_list("counts.txt", -1):
         name, _, model = words[0].partition("@")
         s = samples.get(name)
-        if s is None or len(words) < 2 or not words[1].isdigit() or \
+        n, plus, b = words[1].partition("+") if len(words) > 1 else ("", "", "")
+        if s is None or not n.isdigit() or (plus and not b.isdigit()) or \
                 (model and model not in MODELS):
             problems.append("counts.txt line %d: bad line" % lineno)
             continue
-        cases.append(CountCase(s, int(words[1]), words[2:], model or "sc"))
+        cases.append(CountCase(s, int(n), words[2:], model or "sc",
+                               int(b) if plus else None))
     for lineno, words in read_list("strategies.txt", -1):
         s = samples.get(words[0])
         if s is None or len(words) < 4 or words[1] not in MODELS or \
