@@ -6,6 +6,7 @@
  */
 #include <cpuid.h>
 #include <pthread.h>
+#include <string.h>
 
 #include "decode/decode.h"
 #include "decode/decode_priv.h"
@@ -163,6 +164,55 @@ static void clip(struct dec_access *a, bool a32)
 	}
 }
 
+/* DEC_MEMF_KMASK: the elements the mask selects, first to last (none
+ * selected: the first, a byte too many rather than an access of 0
+ * bytes, which the search reads as 1). */
+static void kmask_range(const struct dec_mem *m, const struct dec_regs *r,
+			struct dec_access *a)
+{
+	unsigned n = m->size / m->esize;
+	uint64_t k = r->k[m->kreg & 7];
+
+	if (n < 64)
+		k &= (1ull << n) - 1;
+	if (!k) {
+		a->size = m->esize;
+		return;
+	}
+	unsigned lo = (unsigned)__builtin_ctzll(k);
+	unsigned hi = 63u - (unsigned)__builtin_clzll(k);
+	a->addr += (uint64_t)lo * m->esize;
+	a->size = (uint64_t)(hi - lo + 1) * m->esize;
+}
+
+bool dec_uses_kregs(const struct dec_insn *insn)
+{
+	for (int i = 0; i < insn->nmem; i++)
+		if (insn->mem[i].flags & DEC_MEMF_KMASK)
+			return true;
+	return false;
+}
+
+void dec_kregs_from_xsave(const void *xs, size_t len, struct dec_regs *r)
+{
+	const uint8_t *x = xs;
+	uint64_t bv;
+
+	pthread_once(&xonce, xinit);
+	r->kvalid = false;
+	if (len < XSAVE_LEGACY || !(xg.xcr0 >> 5 & 1) || !xg.off[5])
+		return;
+	memcpy(&bv, x + 512, 8); /* XSTATE_BV */
+	if (!(bv >> 5 & 1)) {
+		memset(r->k, 0, sizeof r->k); /* the initial state */
+	} else {
+		if (xg.off[5] + sizeof r->k > len)
+			return;
+		memcpy(r->k, x + xg.off[5], sizeof r->k);
+	}
+	r->kvalid = true;
+}
+
 static void one(const struct dec_insn *in, const struct dec_mem *m,
 		const struct dec_regs *r, struct dec_access *a)
 {
@@ -182,6 +232,8 @@ static void one(const struct dec_insn *in, const struct dec_mem *m,
 			(r->gpr[DEC_RDX] << 32) | (uint32_t)r->gpr[DEC_RAX]);
 	if (m->kind == DEC_MEM_STRING && in->rep)
 		rep_range(m, r, a);
+	if ((m->flags & DEC_MEMF_KMASK) && r->kvalid)
+		kmask_range(m, r, a);
 	clip(a, a32);
 	if (m->seg == DEC_SEG_FS)
 		a->addr += r->fs_base;

@@ -135,6 +135,21 @@ static void normalise(const struct build *b, int i, struct dec_mem *m)
 	    (masked(zi) &&
 	     b->ops[i].visibility != ZYDIS_OPERAND_VISIBILITY_HIDDEN))
 		m->flags |= DEC_MEMF_COND;
+	/* a {k} mask over the elements of a plain vector access (not a
+	 * broadcast, nor the compress/expand rows of ROW_MASKED, whose
+	 * selected elements are packed) */
+	if (masked(zi) && !(flags & ROW_MASKED) &&
+	    b->ops[i].visibility != ZYDIS_OPERAND_VISIBILITY_HIDDEN &&
+	    zi->avx.broadcast.mode == ZYDIS_BROADCAST_MODE_INVALID &&
+	    b->ops[i].element_size >= 8 &&
+	    b->ops[i].element_count > 1 &&
+	    b->ops[i].element_count <= 64 &&
+	    (uint32_t)b->ops[i].element_size / 8 *
+			    b->ops[i].element_count == m->size) {
+		m->flags |= DEC_MEMF_KMASK;
+		m->kreg = (int8_t)(zi->avx.mask.reg - ZYDIS_REGISTER_K0);
+		m->esize = (uint8_t)(b->ops[i].element_size / 8);
+	}
 	if (m->kind == DEC_MEM_STACK && m->base == DEC_RSP &&
 	    (m->rw & DEC_WRITE))
 		m->disp -= m->size; /* the slot below the current rsp */

@@ -64,7 +64,10 @@ struct dec_regs {
 	uint64_t rip;     /* address of the instruction itself */
 	uint64_t rflags;
 	uint64_t fs_base, gs_base;
+	bool kvalid;      /* k[] holds the mask registers (else the */
+	uint64_t k[8];    /* accesses of DEC_MEMF_KMASK stay whole) */
 };
+
 
 /* Instruction classes (one per row of the classification table). */
 enum dec_class {
@@ -141,6 +144,14 @@ enum {
 	 * an upper bound). */
 	DEC_MEMF_XSAVE = 8,
 	DEC_MEMF_XSAVEC = 16,
+	/* an AVX-512 {k} mask (k1..k7 in `kreg`) selects the elements of
+	 * `esize` bytes the access touches: with the mask registers known
+	 * (dec_regs.kvalid), dec_accesses() narrows the access to the
+	 * first and last selected element.  glibc's memset, memcpy and
+	 * strlen end with a masked 64-byte store or load: taken whole, a
+	 * 16-byte memset wrote into the next heap block and raced with its
+	 * owner's free (samples/malloc_threads.c). */
+	DEC_MEMF_KMASK = 32,
 };
 
 struct dec_mem {
@@ -154,6 +165,8 @@ struct dec_mem {
 	uint8_t kind;  /* enum dec_mem_kind */
 	uint8_t flags; /* DEC_MEMF_* */
 	int8_t bitreg; /* with DEC_MEMF_BITREG: enum dec_reg of the offset */
+	int8_t kreg;   /* with DEC_MEMF_KMASK: the mask register, 1..7 */
+	uint8_t esize; /* with DEC_MEMF_KMASK: bytes per element */
 };
 
 #define DEC_MAX_MEM 4
@@ -326,6 +339,14 @@ int dec_decode(const uint8_t *code, size_t n, uint64_t pc,
  * instruction faults before touching it. */
 int dec_accesses(const struct dec_insn *insn, const struct dec_regs *r,
 		 struct dec_access *out, int max);
+
+/* Does an operand of insn depend on the mask registers? */
+bool dec_uses_kregs(const struct dec_insn *insn);
+/* Fill r->k from an XSAVE area in standard format (ptrace's
+ * NT_X86_XSTATE, len bytes): the opmask component, or zeros when
+ * XSTATE_BV says it is in its initial state.  r->kvalid tells whether
+ * it could. */
+void dec_kregs_from_xsave(const void *xs, size_t len, struct dec_regs *r);
 
 /* Size in bytes of the xsave area of every feature enabled in XCR0 (the
  * upper bound used for DEC_MEMF_XSAVE operands).  The default comes from

@@ -348,6 +348,37 @@ static bool own_update(const struct dpor *d, const struct tr_event *u, int p)
 	       d->owner[u->tid - TR_AUX_BASE] == p;
 }
 
+/* Is access i of a the tid word of a thread's exit or join (acc[0] of
+ * both, region.c), and access j of b that of another thread's?  glibc
+ * reuses a joined thread's stack, and with it the address of its tid
+ * word, for a thread created later: the exit of that one and the join of
+ * the first touch the same word, but the second could only have it after
+ * the join (through the stack cache, which is no event): no race.  As a
+ * race it was reversed into executions where the stack was fresh and the
+ * two did not meet, each ending sleep-set blocked (samples/
+ * wakeup_notdep.c: 35 executions + 9 blocked, now + 0). */
+static bool other_tid_word(const struct tr_event *a, int i,
+			   const struct tr_event *b, int j)
+{
+	int ta, tb;
+
+	if (i || j)
+		return false;
+	if (a->kind == EV_EXIT)
+		ta = a->tid;
+	else if (a->kind == EV_JOIN && a->region == RG_JOIN)
+		ta = a->child;
+	else
+		return false;
+	if (b->kind == EV_EXIT)
+		tb = b->tid;
+	else if (b->kind == EV_JOIN && b->region == RG_JOIN)
+		tb = b->child;
+	else
+		return false;
+	return ta != tb;
+}
+
 bool dpor_ev_conflict(const struct dpor *d, const struct tr_event *a,
 		      const struct tr_event *b)
 {
@@ -368,7 +399,8 @@ bool dpor_ev_conflict(const struct dpor *d, const struct tr_event *a,
 			continue;
 		for (int j = 0; j < b->nacc; j++)
 			if (!buffered_read(d, b, j) &&
-			    acc_conflict(&a->acc[i], &b->acc[j]))
+			    acc_conflict(&a->acc[i], &b->acc[j]) &&
+			    !other_tid_word(a, i, b, j))
 				return true;
 	}
 	return false;
@@ -806,6 +838,89 @@ static const struct vc *vcq_pop(struct vcq *q)
 	return c;
 }
 
+/* The newest write to the bytes of a (at most 8 bytes) before node j, if
+ * one event wrote them all last, else -1. */
+static long last_writer(const struct dpor *d, const struct dec_access *a,
+			unsigned j)
+{
+	const struct gindex *gi = &d->gi;
+	uint64_t last = a->addr + a->size - 1;
+	long w = -2;
+
+	for (uint64_t g = a->addr >> 3; g <= last >> 3; g++) {
+		uint8_t bytes = gran_bytes(g, a->addr, a->size);
+		long sg = gm_find(&gi->by_gran, g), nb[8];
+		for (int b = 0; b < 8; b++)
+			nb[b] = -1; /* byte b's newest writer */
+		for (uint64_t m = sg >= 0 ? gi->by_gran.mask[sg] : 0; m;
+		     m &= m - 1) {
+			long st = gm_find(&gi->by_thread,
+					  gt_key(g, __builtin_ctzll(m)));
+			for (int b = 0; b < 8 && st >= 0; b++) {
+				int32_t e = gi->by_thread.bwr[8 * st + b];
+				if (bytes >> b & 1 && e >= 0 &&
+				    gi->enode[e] > nb[b])
+					nb[b] = gi->enode[e];
+			}
+		}
+		for (int b = 0; b < 8; b++) {
+			if (!(bytes >> b & 1))
+				continue;
+			if (nb[b] < 0 || (w != -2 && nb[b] != w))
+				return -1;
+			w = nb[b];
+		}
+	}
+	for (unsigned x = 0; x < d->nbig && w >= 0; x++) {
+		const struct tr_event *e = &d->nodes[d->big[x]].ev;
+		if (d->big[x] <= (unsigned)w || d->big[x] >= j)
+			continue;
+		for (int k = 0; k < e->nacc; k++)
+			if ((e->acc[k].rw & DEC_WRITE) &&
+			    acc_conflict(&e->acc[k], a))
+				return -1;
+	}
+	return w;
+}
+
+/* tso/pso: a read of memory whose bytes its thread's own store q wrote
+ * there last (by q's update) reads q wherever it runs after q: in the
+ * chronological traces of TACAS'15 it is a read at q's update, like one
+ * the buffer served (fwd_seq).  Marked so, wakeup.c places it right when
+ * a reversal moves it before that update, where the buffer serves it;
+ * taken as a read of memory there, it conflicted with the other
+ * thread's updates before it, a tree branch of that read was no weak
+ * initial of a sequence it covers, and the sequence's branch ended
+ * sleep-set blocked (samples/peterson.c under tso: 24 + 2). */
+static void mark_own_reads(struct dpor *d, unsigned j)
+{
+	struct tr_event *ev = &d->nodes[j].ev;
+	int p = ev->tid;
+
+	bool updated = false;
+
+	for (int s = 0; s < TR_AUX_BASE && !updated; s++)
+		updated = d->owner[s] == p && d->upd[s];
+	if (!updated || ev->kind == EV_UPDATE)
+		return;
+	for (int i = 0; i < ev->nacc; i++) {
+		const struct dec_access *a = &ev->acc[i];
+		if (!(a->rw & DEC_READ) || ev->fwd_seq[i] || !a->size ||
+		    a->size > 8 || a->addr >= EV_ADDR_FD)
+			continue;
+		long u = last_writer(d, a, j);
+		if (u < 0)
+			continue;
+		const struct tr_event *ue = &d->nodes[u].ev;
+		int s = ue->tid - TR_AUX_BASE;
+		if (ue->kind != EV_UPDATE || s < 0 || s >= TR_AUX_BASE ||
+		    d->owner[s] != p)
+			continue;
+		ev->fwd_seq[i] = dpor_updates_before(d, s, (unsigned)u) + 1;
+		ev->fwd_slot[i] = (uint8_t)s;
+	}
+}
+
 /* Clock of event j, its races, and the edges it creates. */
 static int analyse(struct dpor *d, unsigned j)
 {
@@ -814,6 +929,9 @@ static int analyse(struct dpor *d, unsigned j)
 	int p = ev->tid;
 	struct vc c = d->last[p];
 	unsigned nc, nr = 0;
+
+	if (d->optimal && p < TR_AUX_BASE)
+		mark_own_reads(d, j);
 
 	vc_join(&c, &d->incoming[p]);
 	memset(&d->incoming[p], 0, sizeof d->incoming[p]);
@@ -1117,6 +1235,26 @@ bool dpor_pruned(const struct dpor *d)
 	return d->pruned;
 }
 
+/* Every thread that could run at n is asleep, and one of them sleeps with
+ * the end of the process (a crash or an abort it reached at a node above,
+ * where the branch it sleeps in let others run first): it ends the
+ * execution here instead.  What ran meanwhile is no execution seen
+ * before -- the end came there before any of it -- and the search needed
+ * to run it, to see its races with what came before the end; blocked, it
+ * was an execution counted as wasted (crash_first: 2 + 1, now 3 + 0).
+ * Its thread leaves n's sleep set.  Returns it as a mask, or 0. */
+static uint64_t wake_end(struct node *n, uint64_t enabled)
+{
+	for (int i = 0; i < n->nsleep; i++) {
+		int t = n->sleep[i].tid;
+		if (!(enabled >> t & 1) || !ev_ends(&n->sleep[i].ev))
+			continue;
+		n->sleep[i] = n->sleep[--n->nsleep];
+		return 1ull << t;
+	}
+	return 0;
+}
+
 int dpor_choose(struct dpor *d, unsigned k, uint64_t enabled, int prefer)
 {
 	struct node *n;
@@ -1142,6 +1280,8 @@ int dpor_choose(struct dpor *d, unsigned k, uint64_t enabled, int prefer)
 	    inherit_sleep(d, n, &d->nodes[k - 1]) < 0)
 		return -2;
 	cand = allowed(d, k, enabled & ~dpor_sleep_mask(n));
+	if (!cand && !d->exhaustive)
+		cand = allowed(d, k, wake_end(n, enabled));
 	/* A timeout is taken last (below), but it is taken: when every
 	 * other thread that could run is asleep here, it is the way on.
 	 * (Blocking such an execution, as x86smc did before, lost the ones

@@ -21,6 +21,18 @@ struct sleeper {
 	struct tr_event ev;
 };
 
+/* Does e end the process (exit_group, or a crash or an abort with the
+ * end's accesses, dpor.c sleeper_event)? */
+static inline bool ev_ends(const struct tr_event *e)
+{
+	if (e->kind == EV_END)
+		return true;
+	for (int i = 0; i < e->nacc; i++)
+		if (e->acc[i].addr == EV_ADDR_FD && e->acc[i].size >= EV_NFDS)
+			return true;
+	return false;
+}
+
 struct node {
 	uint64_t enabled, backtrack, done;
 	uint64_t tmask;     /* enabled threads whose event was a timeout */

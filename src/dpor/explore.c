@@ -1110,15 +1110,24 @@ static enum exec_result step_loop(struct explorer *x)
 	return EXEC_DONE;
 }
 
+/* X86SMC_DEBUG_HASH: the thread of each event of the execution. */
+static void print_threads(struct explorer *x, const char *label)
+{
+	fputs(label, stderr);
+	for (unsigned k = 0; k < dpor_length(x->dpor); k++)
+		fprintf(stderr, " %d", dpor_thread_at(x->dpor, k));
+	fputc('\n', stderr);
+}
+
 static void note_hash(struct explorer *x)
 {
 	uint64_t h = dpor_trace_hash(x->dpor);
 
 	if (x->debug_hash) {
-		fprintf(stderr, "hash %016lx:", (unsigned long)h);
-		for (unsigned k = 0; k < dpor_length(x->dpor); k++)
-			fprintf(stderr, " %d", dpor_thread_at(x->dpor, k));
-		fputc('\n', stderr);
+		char label[32];
+		snprintf(label, sizeof label, "hash %016lx:",
+			 (unsigned long)h);
+		print_threads(x, label);
 	}
 	hashset_add(&x->hs, h);
 }
@@ -1703,6 +1712,8 @@ static enum exec_result run(struct explorer *x, unsigned long index,
 		unsigned rep = prefix < len ? prefix : len;
 		x->res->replayed += rep > x->start_k ? rep - x->start_k : 0;
 	}
+	if (r == EXEC_BLOCKED && x->debug_hash)
+		print_threads(x, "blocked:");
 	if (r == EXEC_BLOCKED)
 		x->res->blocked_executions++;
 	else if (r == EXEC_ASSUME)

@@ -25,6 +25,7 @@
  * last branch there. */
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 
 #include "dpor/dpor_priv.h"
 
@@ -130,17 +131,6 @@ struct seq {
 	uint32_t up[TR_AUX_BASE];
 };
 
-/* Does e end the process (exit_group, or a crash or an abort with the
- * end's accesses, dpor.c sleeper_event)? */
-static bool ends(const struct tr_event *e)
-{
-	if (e->kind == EV_END)
-		return true;
-	for (int i = 0; i < e->nacc; i++)
-		if (e->acc[i].addr == EV_ADDR_FD && e->acc[i].size >= EV_NFDS)
-			return true;
-	return false;
-}
 
 /* Does u, an event of e's thread's update thread, come before e in a
  * way no conflict says?  An event that waits for an empty buffer (its
@@ -170,7 +160,7 @@ static bool own_dep(const struct dpor *d, const struct tr_event *u,
 static bool wconflict(const struct dpor *d, const struct tr_event *a,
 		      const struct tr_event *b)
 {
-	return dpor_ev_conflict(d, a, b) || ends(a) || ends(b) ||
+	return dpor_ev_conflict(d, a, b) || ev_ends(a) || ev_ends(b) ||
 	       own_dep(d, a, b) || own_dep(d, b, a);
 }
 
@@ -252,6 +242,26 @@ static const struct tr_event *as_seen(const struct tr_event *ep,
 	return buf;
 }
 
+/* Does b, after a in a sequence, happen after it by an edge that is no
+ * conflict (dpor.c analyse): a spawn and its child, a wake-up and the
+ * thread it woke, a store and an update of its buffer (any later one:
+ * an edge too many makes a redundant branch, one too few a lost one)? */
+static bool edge(const struct dpor *d, const struct tr_event *a,
+		 const struct tr_event *b)
+{
+	int s = update_slot(b);
+
+	if (a->kind == EV_SPAWN && a->child == b->tid)
+		return true;
+	if (b->tid < 64 && (a->woke >> b->tid & 1))
+		return true;
+	if (s >= 0 && d->owner[s] == a->tid)
+		for (int k = 0; k < a->nst; k++)
+			if (a->st[k].slot == s)
+				return true;
+	return false;
+}
+
 /* Is thread p, whose next event is ep, a weak initial of v? */
 static bool weak_initial(const struct dpor *d, const struct seq *v,
 			 const struct tr_event *ep)
@@ -261,17 +271,17 @@ static bool weak_initial(const struct dpor *d, const struct seq *v,
 	for (int f = 0; f < v->n; f++) {
 		if (v->e[f]->tid != p)
 			continue;
-		/* any path to it inside v ends with a direct edge: a
-		 * conflict with an earlier event of v (p has none), or an
-		 * edge that is no conflict (a spawn and the child's first
-		 * event, a store and its update, a wake-up): the clocks of
-		 * the execution v comes from say those (their order through
-		 * events outside v too: a redundant branch at worst) */
+		/* any path to it inside v ends with a direct edge from an
+		 * earlier event of v (p has none before f).  Not the
+		 * clocks of the execution v comes from: they order v's
+		 * events through events outside v too (t2's store before
+		 * t1's lock through t3's exchange and unlock, though v has
+		 * neither): a thread asleep there was no weak initial, the
+		 * branch redundant (samples/wakeup_drain.c: 2 executions
+		 * sleep-set blocked) */
 		for (int x = 0; x < f; x++)
 			if (wconflict(d, v->e[x], v->e[f]) ||
-			    (v->k[x] >= 0 && v->k[f] >= 0 &&
-			     dpor_hb(d, (unsigned)v->k[x],
-				     &d->nodes[v->k[f]].clock)))
+			    edge(d, v->e[x], v->e[f]))
 				return false;
 		return true;
 	}
@@ -369,6 +379,33 @@ void wut_race(struct dpor *d, unsigned i, unsigned j)
 	d->wr[d->nwr++] = (struct wrace){ i, j };
 }
 
+/* X86SMC_DEBUG_WUT: each race's sequence and what became of it, and
+ * the trees the branches enter (to find where a branch went wrong). */
+static bool debugging(void)
+{
+	static int on = -1;
+
+	if (on < 0)
+		on = getenv("X86SMC_DEBUG_WUT") != NULL;
+	return on;
+}
+
+static void debug_race(const struct dpor *d, unsigned i, unsigned j,
+		       const struct seq *v, bool covered)
+{
+	const struct node *ni = &d->nodes[i];
+
+	fprintf(stderr, "race %u(T%d %s) %u(T%d %s) asleep:", i, ni->ev.tid,
+		ev_kind_name(ni->ev.kind), j, d->nodes[j].ev.tid,
+		ev_kind_name(d->nodes[j].ev.kind));
+	for (int s = 0; s < ni->nsleep; s++)
+		fprintf(stderr, " T%d", ni->sleep[s].ev.tid);
+	fprintf(stderr, " v:");
+	for (int x = 0; x < v->n; x++)
+		fprintf(stderr, " %d", v->e[x]->tid);
+	fprintf(stderr, " %s\n", covered ? "covered" : "inserted");
+}
+
 static void insert_race(struct dpor *d, unsigned i, unsigned j)
 {
 	struct seq v = { .n = 0, .at = i };
@@ -406,7 +443,10 @@ static void insert_race(struct dpor *d, unsigned i, unsigned j)
 	/* a thread asleep at i that is a weak initial of v covers it --
 	 * of the whole v only: of a shorter one it says nothing (v up to
 	 * j only lost classes, found/optimal_tso_lost_class.c) */
-	if (!cut && asleep_initial(d, ni, &v))
+	bool covered = !cut && asleep_initial(d, ni, &v);
+	if (debugging())
+		debug_race(d, i, j, &v, covered);
+	if (covered)
 		return;
 	insert(d, &ni->wroot, &v);
 }
@@ -450,6 +490,9 @@ static int take(struct dpor *d, struct node *n, uint64_t ok)
 			n->wcur = c;
 			return t;
 		}
+		if (debugging())
+			fprintf(stderr, "branch T%d dropped (not enabled)\n",
+				t);
 		wt_free(d, c);
 	}
 	return -1;
@@ -476,12 +519,20 @@ int wut_enter(struct dpor *d, unsigned k, uint64_t ok)
 		n->wroot = d->wt[prev->wcur].child;
 		d->wt[prev->wcur].child = -1;
 	}
+	if (debugging() && n->wroot >= 0) {
+		fprintf(stderr, "enter %u:", k);
+		for (int32_t c = n->wroot; c >= 0; c = d->wt[c].sibling)
+			fprintf(stderr, " T%d%s", d->wt[c].ev.tid,
+				d->wt[c].child >= 0 ? "+" : "");
+		fputc('\n', stderr);
+	}
 	return take(d, n, ok);
 }
 
 int wut_next(struct dpor *d, unsigned k, uint64_t ok)
 {
 	struct node *n = &d->nodes[k];
+
 
 	if (n->wcur >= 0) {
 		wt_free(d, n->wcur);

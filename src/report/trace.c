@@ -526,6 +526,9 @@ static const char *data_text(const struct tctx *c, uint64_t a, char *b,
 		snprintf(b, n, "0x%" PRIx64 " (null page)", a);
 	else if (a >= EV_ADDR_KERNEL)
 		snprintf(b, n, "the kernel");
+	else if (a >= EV_ADDR_SIGQ(0))
+		snprintf(b, n, "the signals sent to T%d",
+			 (int)(a - EV_ADDR_SIGQ(0)));
 	else if (a >= EV_ADDR_FD)
 		snprintf(b, n, "fd %d", (int)(a - EV_ADDR_FD));
 	else if (c->env->sym && sym_lookup(c->env->sym, a, &si) == 0)

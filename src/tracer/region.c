@@ -91,6 +91,7 @@ int region_at(struct tracer *t, struct lthread *th, struct bp *b,
 			return 3;
 		}
 		region_event(th, ev, EV_JOIN, RG_JOIN);
+		ev->child = target;
 		add_acc(ev, t->th[target].clear_child_tid, 4, DEC_READ);
 		add_acc(ev, th->regs.rsi, 8, DEC_WRITE);
 		return 1;

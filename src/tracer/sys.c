@@ -617,13 +617,34 @@ static bool refused_read(struct tracer *t, struct lthread *th, long nr,
 	return true;
 }
 
+/* The logical thread a tgkill, tkill or kill of syscall nr sends its
+ * signal to (queue_signal), or -1. */
+static int kill_target(const struct tracer *t, long nr, const long a[6])
+{
+	long tid;
+
+	if (nr == SYS_tgkill && a[0] == t->vpid)
+		tid = a[1];
+	else if (nr == SYS_tkill)
+		tid = a[0];
+	else if (nr == SYS_kill && (a[0] == t->vpid || a[0] == 0))
+		tid = t->th[t->cur].info.os_tid;
+	else
+		return -1;
+	for (int i = 0; i < t->nthreads; i++)
+		if (t->th[i].info.os_tid == tid &&
+		    t->th[i].info.status != TS_EXITED)
+			return i;
+	return -1;
+}
+
 int sys_classify(struct tracer *t, struct lthread *th, struct tr_event *ev)
 {
 	long nr = (long)th->regs.rax;
 	const struct sys_row *rw = row(nr);
 	struct dec_access mem[EV_MAX_ACC];
 	long a[6];
-	int nmem;
+	int nmem, target;
 
 	args(&th->regs, a);
 	ev->sysno = nr;
@@ -666,9 +687,14 @@ int sys_classify(struct tracer *t, struct lthread *th, struct tr_event *ev)
 		}
 		break;
 	case EV_SYSCALL:
-		ev->nacc = 1;
-		ev->acc[0] = (struct dec_access){ EV_ADDR_KERNEL, 1,
-						  DEC_READ | DEC_WRITE, 0 };
+		ev->nacc = 0;
+		target = kill_target(t, nr, a);
+		if (target >= 0) /* first: what timed_races copies */
+			ev->acc[ev->nacc++] = (struct dec_access){
+				EV_ADDR_SIGQ(target), 1, DEC_READ | DEC_WRITE,
+				0 };
+		ev->acc[ev->nacc++] = (struct dec_access){
+			EV_ADDR_KERNEL, 1, DEC_READ | DEC_WRITE, 0 };
 		break;
 	case EV_END:
 		ev_end_accesses(ev->acc, &ev->nacc);

@@ -169,6 +169,17 @@ int tracer_timeout(struct tracer *t, int tid, struct tr_event *done)
 			done->acc[done->nacc++] = (struct dec_access){
 				w->reads[i].addr, w->reads[i].size, DEC_READ,
 				DEC_MEM_EXPLICIT };
+	} else if (th->info.wait == TW_SIGWAIT) {
+		/* the thread's signal queue, which the kill that could have
+		 * come first writes (sys.c, kill_target): as the timeout
+		 * the search inserted (dpor.c, timed_races) conflicts with
+		 * that kill, so must this one (with none, the kill slept
+		 * through it: samples/sigwait_thread.c, 5 executions
+		 * sleep-set blocked) */
+		done->nacc = 1;
+		done->acc[0] = (struct dec_access){ EV_ADDR_SIGQ(tid), 1,
+						    DEC_READ | DEC_WRITE,
+						    DEC_MEM_EXPLICIT };
 	} else {
 		done->nacc = 1;
 		done->acc[0] = (struct dec_access){ th->info.wait_addr, 4,

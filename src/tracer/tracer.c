@@ -125,6 +125,21 @@ void tr_dec_regs(const struct user_regs_struct *r, struct dec_regs *d)
 	d->rflags = r->eflags;
 	d->fs_base = r->fs_base;
 	d->gs_base = r->gs_base;
+	d->kvalid = false;
+}
+
+/* The mask registers of th into d, for an instruction whose accesses
+ * they narrow (DEC_MEMF_KMASK): one PTRACE_GETREGSET when th is in the
+ * OS thread, its saved XSTATE otherwise (tr_load). */
+static void dec_kregs(struct tracer *t, struct lthread *th,
+		      struct dec_regs *d)
+{
+	if (!th->xstate || !t->proc.xsize)
+		return;
+	if (th == &t->th[t->cur] &&
+	    proc_getxstate(&t->proc, th->xstate) < 0)
+		return;
+	dec_kregs_from_xsave(th->xstate, t->proc.xsize, d);
 }
 
 void tr_end_internal(struct tracer *t, const char *what)
@@ -635,6 +650,8 @@ static int classify(struct tracer *t, struct lthread *th, struct tr_event *ev)
 		break;
 	}
 	tr_dec_regs(&th->regs, &dr);
+	if (dec_uses_kregs(in))
+		dec_kregs(t, th, &dr);
 	n = dec_accesses(in, &dr, acc, DEC_MAX_MEM);
 	for (int i = 0; i < n; i++) {
 		if (acc[i].kind == DEC_MEM_BRANCH || acc[i].size == 0 ||

@@ -93,7 +93,8 @@ struct tr_event {
 	int nacc;
 	struct dec_access acc[EV_MAX_ACC];
 	long sysno;    /* syscall number for syscall-based kinds, else -1 */
-	int child;     /* EV_SPAWN: id of the new thread */
+	int child;     /* EV_SPAWN: id of the new thread; EV_JOIN: of the
+			* thread joined */
 	int fd;        /* EV_OUTPUT: 1 or 2 */
 	uint64_t woke; /* threads this event made runnable (futex wake,
 			* exit waking joiners): they happen after it */
@@ -186,6 +187,10 @@ enum tr_region { RG_NONE = 0, RG_CREATE, RG_START, RG_EXIT, RG_JOIN,
 #define EV_ADDR_KERNEL 0xffffffffffffff00ull
 /* glibc's table of thread-specific data keys (pthread_key_create). */
 #define EV_ADDR_KEYS (EV_ADDR_KERNEL + 0x10)
+/* The queue of signals sent to logical thread t (sys.c queue_signal):
+ * a kill of t writes it, and so does t's sigwait timing out (the kill
+ * could have come first), between the fds and the kernel. */
+#define EV_ADDR_SIGQ(t) (EV_ADDR_FD + 0x800 + (uint64_t)(t))
 /* The kernel's queue of futex waiters on the word at w: FUTEX_WAIT reads
  * the word and changes the queue, FUTEX_WAKE only changes the queue (a
  * store to the word and a wake commute).  Above user addresses (< 2^47)

@@ -580,6 +580,32 @@ static void test_vector(void)
 	CU_ASSERT_TRUE(in.mem[0].flags & DEC_MEMF_COND);
 	CU_ASSERT_EQUAL_FATAL(acc(&in, &r, a), 1);
 	ASSERT_ACC(a[0], r.gpr[DEC_RDI], 64, DEC_READ);
+	/* with the mask registers known, a {k} access is narrowed to the
+	 * selected elements: glibc's memset tail, vmovdqu8 [rax]{k1},
+	 * zmm16, with k1 = 16 low bits */
+	DEC(in, 0x62, 0xe1, 0x7f, 0x49, 0x7f, 0x00);
+	CU_ASSERT_TRUE(in.mem[0].flags & DEC_MEMF_KMASK);
+	CU_ASSERT_TRUE(dec_uses_kregs(&in));
+	CU_ASSERT_EQUAL(in.mem[0].kreg, 1);
+	CU_ASSERT_EQUAL(in.mem[0].esize, 1);
+	r.kvalid = true;
+	memset(r.k, 0, sizeof r.k);
+	r.k[1] = 0xffff;
+	CU_ASSERT_EQUAL_FATAL(acc(&in, &r, a), 1);
+	ASSERT_ACC(a[0], r.gpr[DEC_RAX], 16, DEC_WRITE);
+	r.k[1] = 0xf0; /* elements 4..7 */
+	CU_ASSERT_EQUAL_FATAL(acc(&in, &r, a), 1);
+	ASSERT_ACC(a[0], r.gpr[DEC_RAX] + 4, 4, DEC_WRITE);
+	r.k[1] = 0; /* nothing selected: one element, not 0 bytes */
+	CU_ASSERT_EQUAL_FATAL(acc(&in, &r, a), 1);
+	ASSERT_ACC(a[0], r.gpr[DEC_RAX], 1, DEC_WRITE);
+	/* vmovdqu32 [rdi]{k1}, ymm0: 8 elements of 4, bits above 8 ignored */
+	DEC(in, 0x62, 0xf1, 0x7e, 0x29, 0x7f, 0x07);
+	CU_ASSERT_TRUE(in.mem[0].flags & DEC_MEMF_KMASK);
+	r.k[1] = 0xff06;
+	CU_ASSERT_EQUAL_FATAL(acc(&in, &r, a), 1);
+	ASSERT_ACC(a[0], r.gpr[DEC_RDI] + 4, 8, DEC_WRITE);
+	r.kvalid = false;
 	/* vaddps zmm0, zmm1, [rdi]{1to16}: one element read */
 	DEC(in, 0x62, 0xf1, 0x74, 0x58, 0x58, 0x07);
 	CU_ASSERT_EQUAL_FATAL(acc(&in, &r, a), 1);
@@ -774,6 +800,34 @@ static void test_xsave(void)
 	r.gpr[DEC_RDX] = ~0ull;
 	CU_ASSERT_EQUAL_FATAL(acc(&in, &r, a), 1);
 	CU_ASSERT_EQUAL(a[0].size, full);
+
+	/* the mask registers out of an NT_X86_XSTATE image (standard
+	 * format): where CPUID puts the opmask component, or zeros when
+	 * XSTATE_BV says it is in its initial state */
+	{
+		static uint8_t xs[16384];
+		unsigned ea, eb, ec, ed;
+		uint64_t bv = 1ull << 5, k3 = 0x1234;
+		struct dec_regs kr = regs();
+
+		__cpuid_count(0xd, 5, ea, eb, ec, ed);
+		(void)ec;
+		(void)ed;
+		memset(xs, 0xee, sizeof xs);
+		memset(xs + 512, 0, 8); /* XSTATE_BV: all initial */
+		dec_kregs_from_xsave(xs, sizeof xs, &kr);
+		if (kr.kvalid) { /* AVX-512 enabled here */
+			CU_ASSERT_EQUAL(kr.k[1], 0);
+			CU_ASSERT_TRUE_FATAL(ea == 64 && eb + 64 <= sizeof xs);
+			memcpy(xs + 512, &bv, 8);
+			memcpy(xs + eb + 3 * 8, &k3, 8);
+			dec_kregs_from_xsave(xs, sizeof xs, &kr);
+			CU_ASSERT_TRUE(kr.kvalid);
+			CU_ASSERT_EQUAL(kr.k[3], 0x1234);
+		}
+		dec_kregs_from_xsave(xs, 100, &kr); /* too short */
+		CU_ASSERT_FALSE(kr.kvalid);
+	}
 
 	DEC(in, 0x0f, 0xc7, 0x27); /* xsavec [rdi] */
 	CU_ASSERT_TRUE(in.mem[0].flags & DEC_MEMF_XSAVEC);
