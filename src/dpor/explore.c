@@ -1059,7 +1059,7 @@ static enum exec_result step_loop(struct explorer *x)
 			tracer_flush(x->t, tid - TR_AUX_BASE, &ev);
 		} else if (last >> tid & 1) {
 			if (dpor_timeout_beyond(x->dpor, k, tid, enabled))
-				return EXEC_BLOCKED;
+				return EXEC_TIMEOUT_CUT;
 			x->cur = tid;
 			tracer_timeout(x->t, tid, &ev);
 		} else {
@@ -1298,8 +1298,9 @@ static enum exec_result one_execution(struct explorer *x, bool *err)
 	 * old set: whatever the execution's end (a sleep-set-blocked one
 	 * too: --jobs found the next execution of the same tree diverging
 	 * then, a 'non-deterministic' target under load) */
-	if ((r == EXEC_DONE || r == EXEC_BLOCKED) && x->t &&
-	    tracer_new_escapes(x->t) && !x->o->replay)
+	if ((r == EXEC_DONE || r == EXEC_BLOCKED ||
+	     r == EXEC_TIMEOUT_CUT) &&
+	    x->t && tracer_new_escapes(x->t) && !x->o->replay)
 		r = EXEC_RESTART;
 	if (r == EXEC_DONE) {
 		int j = conclude(x);
@@ -1326,10 +1327,7 @@ static bool limit_reached(const struct explorer *x, double t0)
 {
 	const struct options *o = x->o;
 
-	if (o->max_executions &&
-	    x->res->executions + x->res->blocked_executions +
-			    x->res->assume_blocked >=
-		    o->max_executions)
+	if (o->max_executions && results_runs(x->res) >= o->max_executions)
 		return true;
 	return o->timeout > 0 && clock_s() - t0 >= o->timeout;
 }
@@ -1385,14 +1383,12 @@ static void cover_note(struct explorer *x, bool complete, bool interrupted,
 			 "stopped at the first error, found by PCT sample %lu "
 			 "beside the search (after %lu executions of it): the "
 			 "rest was NOT explored (--keep-going explores it)",
-			 r->samples, r->executions + r->blocked_executions +
-					     r->assume_blocked);
+			 r->samples, results_runs(r));
 	else if (r->nerrors && !interrupted && !x->o->keep_going)
 		snprintf(r->note, sizeof r->note,
 			 "stopped at the first error, in execution %lu: the "
 			 "rest was NOT explored (--keep-going explores it)",
-			 r->executions + r->blocked_executions +
-				 r->assume_blocked);
+			 results_runs(r));
 	else if (r->timeouts_pruned && !interrupted &&
 		 !(x->o->max_executions &&
 		   r->executions >= x->o->max_executions))
@@ -1718,9 +1714,12 @@ static enum exec_result run(struct explorer *x, unsigned long index,
 		x->res->blocked_executions++;
 	else if (r == EXEC_ASSUME)
 		x->res->assume_blocked++;
+	else if (r == EXEC_TIMEOUT_CUT)
+		x->res->timeout_cut++;
 	else if (r == EXEC_DONE)
 		x->res->executions++;
-	if (r == EXEC_DONE || r == EXEC_BLOCKED || r == EXEC_ASSUME)
+	if (r == EXEC_DONE || r == EXEC_BLOCKED || r == EXEC_ASSUME ||
+	    r == EXEC_TIMEOUT_CUT)
 		x->last_len = dpor_length(x->dpor);
 	return r;
 }
@@ -1845,7 +1844,8 @@ static enum exec_result pct_sample(struct explorer *x, bool *err)
 {
 	struct results *res = x->res;
 	unsigned long e = res->executions, b = res->blocked_executions,
-		      a = res->assume_blocked, n = res->samples;
+		      a = res->assume_blocked, c = res->timeout_cut,
+		      n = res->samples;
 	struct aside as;
 
 	if (!aside_enter(x, &as, true))
@@ -1860,6 +1860,7 @@ static enum exec_result pct_sample(struct explorer *x, bool *err)
 	res->executions = e;
 	res->blocked_executions = b;
 	res->assume_blocked = a;
+	res->timeout_cut = c;
 	res->samples = n + 1;
 	return r;
 }
@@ -2006,8 +2007,7 @@ int explore(const struct options *o, struct results *res)
 		    !exhaustive && x.bound < 0;
 	dpor_set_optimal(x.dpor, x.optimal);
 	for (;;) {
-		unsigned long n = res->executions + res->blocked_executions +
-				  res->assume_blocked;
+		unsigned long n = results_runs(res);
 		enum exec_result r = run(&x, n, &err);
 		if (r == EXEC_FAILED && proc_interrupted())
 			r = EXEC_INTERRUPTED; /* a ptrace call cut short */

@@ -18,6 +18,8 @@ enum exec_result {
 	EXEC_INTERRUPTED, /* SIGINT, or *abort was set */
 	EXEC_FAILED,      /* could not run / unsupported / internal */
 	EXEC_ASSUME,      /* infeasible: a __VERIFIER_assume failed */
+	EXEC_TIMEOUT_CUT, /* only a timeout beyond --max-timeouts could
+			   * go on (results.timeout_cut) */
 };
 
 struct explorer;

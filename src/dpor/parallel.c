@@ -676,8 +676,7 @@ static void execute(struct worker *k, struct task *t)
 		const struct results *w = &k->res;
 		bool serr = false;
 		r = explorer_sample(k->x,
-				    w->executions + w->blocked_executions +
-					    w->assume_blocked - 1,
+				    results_runs(w) - 1,
 				    (unsigned long)k->w * 4096 + k->sh->offset,
 				    &serr);
 		if (r == EXEC_FAILED && !proc_interrupted())
@@ -700,7 +699,7 @@ static void pack_results(struct worker *k, struct buf *b)
 			 r->sanity_mismatches, explorer_snapshots(k->x),
 			 r->replayed, r->checkpoints, r->nondet_bounded,
 			 r->timeouts_pruned, r->threads_cut, r->samples,
-			 r->spin_live };
+			 r->spin_live, r->timeout_cut };
 
 	put(b, n, sizeof n);
 	put(b, r->nondet_unmodelled, sizeof r->nondet_unmodelled);
@@ -1307,7 +1306,7 @@ static void coord_poll(struct coord *c, int timeout)
 static void merge(struct coord *c, struct buf *b)
 {
 	struct results *r = c->res;
-	uint64_t n[17];
+	uint64_t n[18];
 	bool lead = false; /* this worker's errors[0] is the reported one */
 
 	get(b, n, sizeof n);
@@ -1330,6 +1329,7 @@ static void merge(struct coord *c, struct buf *b)
 	r->threads_cut += n[14];
 	r->samples += n[15];
 	r->spin_live += n[16];
+	r->timeout_cut += n[17];
 	for (uint64_t i = get64(b); i > 0 && !b->bad; i--) {
 		struct outcome o = { 0 };
 		o.len = get64(b);

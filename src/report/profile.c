@@ -59,8 +59,7 @@ void profile_json(FILE *f)
 void profile_print(FILE *f, const struct results *r)
 {
 	uint64_t ns[PROF_NPARTS], total;
-	unsigned long ex = r->executions + r->blocked_executions +
-			   r->assume_blocked;
+	unsigned long ex = results_runs(r);
 
 	if (!prof.on)
 		return;

@@ -283,6 +283,9 @@ int report_json(const struct results *r, FILE *f)
 	if (r->timeouts_pruned)
 		fprintf(f, "  \"timeouts_not_explored\": %lu,\n",
 			r->timeouts_pruned);
+	if (r->timeout_cut)
+		fprintf(f, "  \"timeout_cut_executions\": %lu,\n",
+			r->timeout_cut);
 	if (r->preemption_bound >= 0)
 		fprintf(f, "  \"preemption_bound\": %ld,\n",
 			r->preemption_bound);

@@ -74,6 +74,10 @@ struct results {
 	const char *program, *model, *strategy;
 	bool complete;
 	unsigned long executions, blocked_executions, assume_blocked;
+	/* executions cut where the only thread that could go on would have
+	 * timed out beyond --max-timeouts (the others asleep): the bound's,
+	 * not sleep-set blocked ones */
+	unsigned long timeout_cut;
 	struct error_rec *errors;
 	size_t nerrors;
 	struct outcome *outcomes;
@@ -130,6 +134,14 @@ struct results {
 	const char *property;
 	char answer[8], answer_result[40], answer_reason[512];
 };
+
+/* Every execution run (each kind once): what --max-executions counts, and
+ * the index the random strategies seed an execution with. */
+static inline unsigned long results_runs(const struct results *r)
+{
+	return r->executions + r->blocked_executions + r->assume_blocked +
+	       r->timeout_cut;
+}
 
 /* Count one execution's outcome (merged with an equal one); witness: the
  * schedule text of the execution (kept for the first one), may be NULL. */
