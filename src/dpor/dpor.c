@@ -1127,7 +1127,13 @@ void dpor_ended(struct dpor *d, unsigned k)
 
 	if (k >= d->n || !d->nodes[k].executed)
 		return;
-	if (d->nodes[k].ev.kind != EV_END) {
+	/* the exit of the last thread is no end in the middle of a
+	 * thread: every other one had exited, nothing it cut short.  Taken
+	 * as one (end_races), it raced with the others' output, and the
+	 * reversal put it before an output of a thread that then never
+	 * exited first: the branch ended blocked (crash_after_output, 10 of
+	 * its blocked executions) */
+	if (d->nodes[k].ev.kind != EV_END && d->nodes[k].ev.kind != EV_EXIT) {
 		end_races(d, k);
 		d->nodes[k].ended = true;
 	}

@@ -28,6 +28,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(&r, data + 15,
 		       size - 15 < sizeof r ? size - 15 : sizeof r);
 	r.rip = pc;
+	/* a bool takes 0 or 1 only (the bytes give the mask registers) */
+	r.kvalid = *(const uint8_t *)&r.kvalid & 1;
 	if (dec_decode(code, n, pc, &in) < 0)
 		return 0;
 	if (in.len == 0 || in.len > 15 || in.len > n)
