@@ -904,7 +904,6 @@ static void mark_own_reads(struct dpor *d, unsigned j)
 {
 	struct tr_event *ev = &d->nodes[j].ev;
 	int p = ev->tid;
-
 	bool updated = false;
 
 	for (int s = 0; s < TR_AUX_BASE && !updated; s++)
@@ -1132,8 +1131,12 @@ void dpor_ended(struct dpor *d, unsigned k)
 	 * as one (end_races), it raced with the others' output, and the
 	 * reversal put it before an output of a thread that then never
 	 * exited first: the branch ended blocked (crash_after_output, 10 of
-	 * its blocked executions) */
-	if (d->nodes[k].ev.kind != EV_END && d->nodes[k].ev.kind != EV_EXIT) {
+	 * its blocked executions).  (An exit with another thread still able
+	 * to run, a crash in a TLS destructor, is an end in the middle.) */
+	const struct node *e = &d->nodes[k];
+	bool last_exit = e->ev.kind == EV_EXIT &&
+			 !(e->enabled & ~(1ull << e->chosen));
+	if (e->ev.kind != EV_END && !last_exit) {
 		end_races(d, k);
 		d->nodes[k].ended = true;
 	}
