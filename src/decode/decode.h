@@ -68,7 +68,6 @@ struct dec_regs {
 	uint64_t k[8];    /* accesses of DEC_MEMF_KMASK stay whole) */
 };
 
-
 /* Instruction classes (one per row of the classification table). */
 enum dec_class {
 	DEC_PLAIN = 0,   /* anything not below; may or may not access memory */

@@ -357,26 +357,22 @@ static bool own_update(const struct dpor *d, const struct tr_event *u, int p)
  * race it was reversed into executions where the stack was fresh and the
  * two did not meet, each ending sleep-set blocked (samples/
  * wakeup_notdep.c: 35 executions + 9 blocked, now + 0). */
+/* The thread whose tid word a thread's exit or join touches, or -1. */
+static int tid_word_thread(const struct tr_event *e)
+{
+	if (e->kind == EV_EXIT)
+		return e->tid;
+	if (e->kind == EV_JOIN && e->region == RG_JOIN)
+		return e->child;
+	return -1;
+}
+
 static bool other_tid_word(const struct tr_event *a, int i,
 			   const struct tr_event *b, int j)
 {
-	int ta, tb;
+	int ta = tid_word_thread(a), tb = tid_word_thread(b);
 
-	if (i || j)
-		return false;
-	if (a->kind == EV_EXIT)
-		ta = a->tid;
-	else if (a->kind == EV_JOIN && a->region == RG_JOIN)
-		ta = a->child;
-	else
-		return false;
-	if (b->kind == EV_EXIT)
-		tb = b->tid;
-	else if (b->kind == EV_JOIN && b->region == RG_JOIN)
-		tb = b->child;
-	else
-		return false;
-	return ta != tb;
+	return !i && !j && ta >= 0 && tb >= 0 && ta != tb;
 }
 
 bool dpor_ev_conflict(const struct dpor *d, const struct tr_event *a,

@@ -122,7 +122,6 @@ void wut_free_all(struct dpor *d)
 
 struct seq {
 	const struct tr_event *e[VMAX];
-	int32_t k[VMAX]; /* the node of the current execution, -1: none */
 	int n;
 	/* tso: v runs after the nodes before node at and the events a
 	 * walk down a wakeup tree took before it (insert): the updates of
@@ -130,7 +129,6 @@ struct seq {
 	unsigned at;
 	uint32_t up[TR_AUX_BASE];
 };
-
 
 /* Does u, an event of e's thread's update thread, come before e in a
  * way no conflict says?  An event that waits for an empty buffer (its
@@ -253,7 +251,7 @@ static bool edge(const struct dpor *d, const struct tr_event *a,
 
 	if (a->kind == EV_SPAWN && a->child == b->tid)
 		return true;
-	if (b->tid < 64 && (a->woke >> b->tid & 1))
+	if (b->tid < MAXT && (a->woke >> b->tid & 1))
 		return true;
 	if (s >= 0 && d->owner[s] == a->tid)
 		for (int k = 0; k < a->nst; k++)
@@ -305,8 +303,6 @@ static void drop(struct seq *v, int p)
 		if (v->e[f]->tid == p) {
 			memmove(&v->e[f], &v->e[f + 1],
 				(size_t)(v->n - f - 1) * sizeof v->e[0]);
-			memmove(&v->k[f], &v->k[f + 1],
-				(size_t)(v->n - f - 1) * sizeof v->k[0]);
 			v->n--;
 			return;
 		}
@@ -403,7 +399,7 @@ static void debug_race(const struct dpor *d, unsigned i, unsigned j,
 	fprintf(stderr, " v:");
 	for (int x = 0; x < v->n; x++)
 		fprintf(stderr, " %d", v->e[x]->tid);
-	fprintf(stderr, " %s\n", covered ? "covered" : "inserted");
+	fprintf(stderr, " %s\n", covered ? "covered" : "to insert");
 }
 
 static void insert_race(struct dpor *d, unsigned i, unsigned j)
@@ -437,7 +433,6 @@ static void insert_race(struct dpor *d, unsigned i, unsigned j)
 		/* a crash in v ends the process there: with the end's
 		 * accesses (crash_after_output lost its crashes after
 		 * output, and "t2 2") */
-		v.k[v.n] = (int32_t)k;
 		v.e[v.n++] = sleeper_event(&d->nodes[k], &end);
 	}
 	/* a thread asleep at i that is a weak initial of v covers it --
@@ -461,7 +456,7 @@ void wut_flush(struct dpor *d)
 
 void wut_event(struct dpor *d, unsigned k, const struct tr_event *e)
 {
-	struct seq v = { .n = 1, .k = { -1 }, .at = k };
+	struct seq v = { .n = 1, .at = k };
 	struct node *n = &d->nodes[k];
 
 	v.e[0] = e;

@@ -429,27 +429,35 @@ static long take_signal(struct tracer *t, struct lthread *th, int sig,
 	return sig;
 }
 
+/* The live logical thread whose tid the program sees is tid, or -1. */
+static int live_thread(const struct tracer *t, long tid)
+{
+	for (int i = 0; i < t->nthreads; i++)
+		if (t->th[i].info.os_tid == tid &&
+		    t->th[i].info.status != TS_EXITED)
+			return i;
+	return -1;
+}
+
 static long queue_signal(struct tracer *t, long tid, long sig)
 {
-	for (int i = 0; i < t->nthreads; i++) {
-		struct lthread *o = &t->th[i];
-		if (o->info.os_tid != tid || o->info.status == TS_EXITED)
-			continue;
-		if (sig == 0)
-			return 0;
-		if (sig < 1 || sig > 64)
-			return -EINVAL;
-		o->sigpending |= 1ull << (sig - 1);
-		if (o->info.status == TS_BLOCKED &&
-		    o->info.wait == TW_SIGWAIT &&
-		    (o->sigwait_set >> (sig - 1) & 1))
-			futex_resume(t, o, take_signal(t, o, (int)sig,
-							o->sigwait_info));
-		else if ((1ull << (sig - 1)) & ~o->sigmask)
-			wake_for_signal(t, o);
+	int i = live_thread(t, tid);
+	struct lthread *o = i >= 0 ? &t->th[i] : NULL;
+
+	if (!o)
+		return -ESRCH;
+	if (sig == 0)
 		return 0;
-	}
-	return -ESRCH;
+	if (sig < 1 || sig > 64)
+		return -EINVAL;
+	o->sigpending |= 1ull << (sig - 1);
+	if (o->info.status == TS_BLOCKED && o->info.wait == TW_SIGWAIT &&
+	    (o->sigwait_set >> (sig - 1) & 1))
+		futex_resume(t, o, take_signal(t, o, (int)sig,
+						o->sigwait_info));
+	else if ((1ull << (sig - 1)) & ~o->sigmask)
+		wake_for_signal(t, o);
+	return 0;
 }
 
 /* The scheduling calls about one thread: sched_{set,get}scheduler,
@@ -631,11 +639,7 @@ static int kill_target(const struct tracer *t, long nr, const long a[6])
 		tid = t->th[t->cur].info.os_tid;
 	else
 		return -1;
-	for (int i = 0; i < t->nthreads; i++)
-		if (t->th[i].info.os_tid == tid &&
-		    t->th[i].info.status != TS_EXITED)
-			return i;
-	return -1;
+	return live_thread(t, tid);
 }
 
 int sys_classify(struct tracer *t, struct lthread *th, struct tr_event *ev)
