@@ -654,7 +654,8 @@ static bool word_waiter(const struct tr_event *ev, uint64_t *w, bool *once)
 		    (ev->kind == EV_RMW && op == HOOK_SYNC_WORD_FAST);
 
 	*once = ev->kind == EV_SYNC &&
-		(op == HOOK_SYNC_GUARD_ACQUIRE || op == HOOK_SYNC_ONCE);
+		(op == HOOK_SYNC_GUARD_ACQUIRE || op == HOOK_SYNC_ONCE ||
+		 op == HOOK_SYNC_RUST_ONCE || op == HOOK_SYNC_RUST_ONCE_Q);
 	if (!lock && !*once)
 		return false;
 	*w = ev->acc[0].addr;
@@ -697,7 +698,8 @@ static bool takes(const struct tr_event *ev, uint64_t obj)
 /* The event by which i's thread (the thread whose buffer i's update
  * empties) took lock obj before it released it at i (its chain on obj's
  * granule, newest first); -1 if none. */
-static long acquiring(const struct dpor *d, unsigned i, uint64_t obj)
+static long acquiring(const struct dpor *d, unsigned i, uint64_t obj,
+		      bool claim)
 {
 	const struct gindex *gi = &d->gi;
 	int tid = d->nodes[i].ev.tid;
@@ -711,7 +713,9 @@ static long acquiring(const struct dpor *d, unsigned i, uint64_t obj)
 	for (int32_t e = st < 0 ? -1 : gi->by_thread.all[st]; e >= 0;
 	     e = gi->enext_all[e]) {
 		unsigned k = (unsigned)gi->enode[e];
-		if (k < i && takes(&d->nodes[k].ev, obj))
+		const struct tr_event *ev = &d->nodes[k].ev;
+		if (k < i && (claim ? ev_writes(ev, EV_ADDR_ONCEQ(obj), 1)
+				    : takes(ev, obj)))
 			return (long)k;
 	}
 	return -1;
@@ -737,18 +741,23 @@ static unsigned race_target(const struct dpor *d, unsigned i, unsigned j)
 	 * (the try variants can fail instead: they keep the race). */
 	if (ev_acquires(&d->nodes[j].ev, &obj) &&
 	    ev_releases(&d->nodes[i].ev, obj)) {
-		long k = acquiring(d, i, obj);
+		long k = acquiring(d, i, obj, false);
 		if (k >= 0)
 			i = (unsigned)k;
 	}
 	/* The same for a call on a futex word that waited until another
 	 * thread's write let it go on (word_waiter): the race is with the
-	 * event by which that thread took the word. */
+	 * event by which that thread took the word (for a Rust Once, its
+	 * claim: std's compare-exchange that follows it cannot be reached
+	 * by the other thread's call, which waits for the claim). */
 	bool once;
 	if (word_waiter(&d->nodes[j].ev, &obj, &once) &&
 	    (once ? ev_writes(&d->nodes[i].ev, obj, 4)
 		  : word_value(&d->nodes[i].ev, obj, false) == 0)) {
-		long k = acquiring(d, i, obj);
+		uint8_t op = d->nodes[j].ev.sync_op;
+		long k = acquiring(d, i, obj,
+				   op == HOOK_SYNC_RUST_ONCE ||
+					   op == HOOK_SYNC_RUST_ONCE_Q);
 		if (k >= 0)
 			i = (unsigned)k;
 	}

@@ -189,6 +189,7 @@ static void describe_deadlock(struct explorer *x, struct error_rec *e)
 				[TW_BARRIER] = "waits at barrier ",
 				[TW_RWLOCK] = "waits for rwlock ",
 				[TW_WORD_LOCK] = "waits for mutex ",
+				[TW_ONCE] = "waits for the initialisation of ",
 				[TW_LOCK_PI] = "waits for PI lock ",
 				[TW_SIGWAIT] = "waits for a signal (sigwait) ",
 			};

@@ -283,6 +283,25 @@ static bool rust_std_section(const char *name)
 	return false;
 }
 
+/* Rust std's Once::call, which call_once, OnceLock and LazyLock call
+ * when the Once is not complete: the futex Once's (since 1.64; legacy
+ * `std::sys_common::once::futex::Once::call::h<hash>`, v0 `<std[..]::sys
+ * ::sync::once::futex::Once>::call`) and the queue Once's call_inner
+ * (1.63: `std::sync::once::Once::call_inner::h<hash>`). */
+static bool rust_once(const char *name)
+{
+	size_t n = strlen(name);
+
+	return lang_rust_std(name, "4once5futex") &&
+	       (strstr(name, "4Once4call17h") ||
+		(n > 10 && strcmp(name + n - 10, "4Once4call") == 0));
+}
+
+static bool rust_once_queue(const char *name)
+{
+	return lang_rust_std(name, "4sync4once4Once10call_inner17h");
+}
+
 #define MAX_CHANNEL_FUNCS 512
 #define MAX_WORD_LOCKS 8
 #define SCAN_CHUNK (1u << 20)
@@ -471,6 +490,14 @@ int hooks_sync(struct tracer *t, struct symtab *sym, const struct options *o)
 	n = sym_exe_match(sym, rust_std_section, c, MAX_CHANNEL_FUNCS);
 	for (size_t i = 0; i < n; i++)
 		if (tracer_add_hook(t, c[i], HOOK_ATOMIC_CALL) < 0)
+			return -1;
+	n = sym_exe_match(sym, rust_once, a, MAX_WORD_LOCKS);
+	for (size_t i = 0; i < n; i++)
+		if (tracer_add_hook(t, a[i], HOOK_SYNC_RUST_ONCE) < 0)
+			return -1;
+	n = sym_exe_match(sym, rust_once_queue, a, MAX_WORD_LOCKS);
+	for (size_t i = 0; i < n; i++)
+		if (tracer_add_hook(t, a[i], HOOK_SYNC_RUST_ONCE_Q) < 0)
 			return -1;
 	n = sym_exe_match(sym, rust_word_lock, a, MAX_WORD_LOCKS);
 	for (size_t i = 0; i < n; i++)

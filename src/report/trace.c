@@ -753,6 +753,10 @@ static void put_sync(struct tctx *c, const struct tr_event *ev)
 	case HOOK_SYNC_GUARD_RELEASE: what = "marks %s initialised"; break;
 	case HOOK_SYNC_GUARD_ABORT: what = "gives %s up"; break;
 	case HOOK_SYNC_ONCE: what = "finds %s done (pthread_once)"; break;
+	case HOOK_SYNC_RUST_ONCE: case HOOK_SYNC_RUST_ONCE_Q:
+		what = ev->nacc == 2 ? "takes %s to run its closure (Once)"
+				     : "finds %s done (Once)";
+		break;
 	case HOOK_SYNC_MUTEX_UNLOCK: what = "unlocks %s"; break;
 	case HOOK_SYNC_MUTEX_DESTROY: what = "destroys %s"; break;
 	case HOOK_SYNC_COND_WAIT: case HOOK_SYNC_COND_TIMEDWAIT:

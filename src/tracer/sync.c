@@ -53,7 +53,7 @@
  * lock's interleavings are those of its cmpxchg, its xchg and this
  * event (dpor.c, race(): the lock rule covers them).
  *
- * One-time initialisation waits the same way (TW_WORD_LOCK):
+ * One-time initialisation waits the same way (TW_ONCE):
  *   __cxa_guard_acquire (libstdc++, futex build: the guard's first word,
  *     1 done, 0x100 pending, 0x10000 pending with sleepers) is one event:
  *     done -> returns 0; free -> marks it pending, returns 1 (the caller
@@ -61,7 +61,9 @@
  *     __cxa_guard_release marks it done, __cxa_guard_abort free again;
  *   pthread_once (glibc: 2 done, 1 in progress, fork generation above):
  *     done -> one event that returns 0; in progress in another thread ->
- *     waits until done; not started -> glibc's code runs as it is. */
+ *     waits until done; not started -> glibc's code runs as it is;
+ *   Rust's Once::call (rust_once_at) the same, with a claim as the first
+ *     caller's event when not started. */
 #include <errno.h>
 #include <linux/futex.h>
 #include <stdio.h>
@@ -77,6 +79,10 @@ enum { RW_READERS = 0, RW_WRITER = 24, RW_READER_SHIFT = 3,
 enum { B_IN = 0, B_COUNT = 8 };
 enum { G_DONE = 1, G_PENDING = 0x100, G_WAITING = 0x10000 };
 enum { ONCE_INPROGRESS = 1, ONCE_DONE = 2 };
+/* Rust's Once: futex (u32; QUEUED, 4, is a bit above) and queue (usize;
+ * the waiters' list above the two bits) */
+enum { ONCE_R_COMPLETE = 0, ONCE_R_RUNNING = 1, ONCE_Q_RUNNING = 2,
+       ONCE_Q_COMPLETE = 3 };
 enum { PHASE_NONE, PHASE_WAITING, PHASE_RELOCK, PHASE_TIMEDOUT };
 #define BARRIER_SERIAL (-1)
 
@@ -350,7 +356,21 @@ static int cond_wait_at(struct tracer *t, struct lthread *th, uint8_t hook,
 static bool word_waits(uint8_t hook)
 {
 	return hook == HOOK_SYNC_WORD_LOCK || hook == HOOK_SYNC_GUARD_ACQUIRE ||
-	       hook == HOOK_SYNC_ONCE;
+	       hook == HOOK_SYNC_ONCE || hook == HOOK_SYNC_RUST_ONCE ||
+	       hook == HOOK_SYNC_RUST_ONCE_Q;
+}
+
+/* A Rust Once's state (the low two bits of its word): running, done. */
+static bool rust_once_running(uint8_t hook, uint32_t v)
+{
+	return (v & 3) == (hook == HOOK_SYNC_RUST_ONCE ? ONCE_R_RUNNING
+						       : ONCE_Q_RUNNING);
+}
+
+static bool rust_once_done(uint8_t hook, uint32_t v)
+{
+	return (v & 3) == (hook == HOOK_SYNC_RUST_ONCE ? ONCE_R_COMPLETE
+						       : ONCE_Q_COMPLETE);
 }
 
 static bool word_ready(uint8_t hook, uint32_t v)
@@ -360,9 +380,37 @@ static bool word_ready(uint8_t hook, uint32_t v)
 		return v == 0 || v == G_DONE;
 	case HOOK_SYNC_ONCE:
 		return (v & ONCE_DONE) || !(v & ONCE_INPROGRESS);
+	case HOOK_SYNC_RUST_ONCE:
+	case HOOK_SYNC_RUST_ONCE_Q:
+		return !rust_once_running(hook, v);
 	default:
 		return v == 0;
 	}
+}
+
+/* Has a thread other than th claimed the Rust Once at w (its closure
+ * is theirs to run: they called it first while it was not started)? */
+static bool once_claimed(const struct tracer *t, const struct lthread *th,
+			 uint64_t w)
+{
+	for (int i = 0; i < t->nthreads; i++)
+		if (&t->th[i] != th && t->th[i].once_claim == w &&
+		    t->th[i].info.status != TS_EXITED)
+			return true;
+	return false;
+}
+
+/* Can th, waiting in call hook on the word at w, go on? */
+static bool waiter_ready(struct tracer *t, const struct lthread *th,
+			 uint64_t w, uint8_t hook)
+{
+	uint32_t v = rd32(t, w);
+
+	if (!word_ready(hook, v))
+		return false;
+	return !(hook == HOOK_SYNC_RUST_ONCE ||
+		 hook == HOOK_SYNC_RUST_ONCE_Q) ||
+	       rust_once_done(hook, v) || !once_claimed(t, th, w);
 }
 
 /* th waits in call hook until a write to the word at w lets it go on
@@ -370,9 +418,44 @@ static bool word_ready(uint8_t hook, uint32_t v)
 static int word_block(struct tracer *t, struct lthread *th, uint64_t w,
 		      uint8_t hook)
 {
-	block(t, th, TW_WORD_LOCK, w, 0);
+	block(t, th, hook == HOOK_SYNC_WORD_LOCK || hook == HOOK_SYNC_WORD_FAST
+			     ? TW_WORD_LOCK
+			     : TW_ONCE,
+	      w, 0);
 	th->word_hook = hook;
 	return 3;
+}
+
+/* Rust's Once::call(once, ignore_poisoning, closure) at its entry: done,
+ * an event that reads the word and returns; running, or claimed by
+ * another thread, it waits (until done, or not started and unclaimed);
+ * not started (or poisoned), the claim: an event after which the call
+ * runs as std's code (its compare-exchange to running, the closure, the
+ * store of done) while the others wait.  So the threads that find it not
+ * started race only in their claims (on EV_ADDR_ONCEQ), not in std's
+ * compare-exchanges and futex waits.  The claim lasts until the word is
+ * written (sync_word_written).  1 an event, 3 blocked, 0 std's code. */
+static int rust_once_at(struct tracer *t, struct lthread *th, uint8_t hook,
+			struct tr_event *ev)
+{
+	uint64_t o = th->regs.rdi;
+	uint32_t v = rd32(t, o);
+	bool done = rust_once_done(hook, v);
+
+	if (th->once_claim == o && !done)
+		return 0; /* claimed: its code runs */
+	if (rust_once_running(hook, v) || (!done && once_claimed(t, th, o)))
+		return word_block(t, th, o, hook);
+	sync_acc(ev, o, hook);
+	ev->acc[0].rw = DEC_READ;
+	ev->rval[0] = ev->wval[0] = v;
+	if (!done) {
+		ev->nacc = 2;
+		ev->acc[1] = (struct dec_access){ EV_ADDR_ONCEQ(o), 1,
+						  DEC_WRITE,
+						  DEC_MEM_EXPLICIT };
+	}
+	return 1;
 }
 
 /* The fast path's lock cmpxchg (HOOK_SYNC_WORD_FAST): when the word is
@@ -433,6 +516,9 @@ int sync_event(struct tracer *t, struct lthread *th, uint8_t hook,
 		break;
 	case HOOK_SYNC_WORD_FAST:
 		return word_fast_at(t, th, ev);
+	case HOOK_SYNC_RUST_ONCE:
+	case HOOK_SYNC_RUST_ONCE_Q:
+		return rust_once_at(t, th, hook, ev);
 	case HOOK_SYNC_GUARD_ACQUIRE:
 	case HOOK_SYNC_ONCE:
 	case HOOK_SYNC_WORD_LOCK: {
@@ -467,11 +553,16 @@ void sync_word_written(struct tracer *t, const struct tr_event *ev)
 {
 	bool opaque = ev->region || ev->sysno >= 0;
 
+	for (int i = 0; i < t->nthreads; i++) /* the Once's word moved on */
+		if (t->th[i].once_claim &&
+		    ev_writes(ev, t->th[i].once_claim, 4))
+			t->th[i].once_claim = 0;
+
 	for (int i = 0; i < t->nthreads; i++) {
 		struct lthread *o = &t->th[i];
 		uint64_t w;
 		if (o->info.status == TS_BLOCKED &&
-		    o->info.wait == TW_WORD_LOCK)
+		    (o->info.wait == TW_WORD_LOCK || o->info.wait == TW_ONCE))
 			w = o->info.wait_addr;
 		else if (o->info.status == TS_RUNNABLE &&
 			 o->info.pending_known &&
@@ -482,9 +573,10 @@ void sync_word_written(struct tracer *t, const struct tr_event *ev)
 			w = o->info.pending.acc[0].addr;
 		else
 			continue;
-		if (!(opaque || ev_writes(ev, w, 4)) ||
+		if (!(opaque || ev_writes(ev, w, 4) ||
+		      ev_writes(ev, EV_ADDR_ONCEQ(w), 1)) ||
 		    (o->info.status == TS_BLOCKED &&
-			     !word_ready(o->word_hook, rd32(t, w))))
+		     !waiter_ready(t, o, w, o->word_hook)))
 			continue;
 		o->info.status = TS_RUNNABLE;
 		o->info.wait = TW_NONE;
@@ -702,6 +794,14 @@ int sync_perform(struct tracer *t, struct lthread *th, struct tr_event *ev)
 			futex_wake(t, obj, INT32_MAX, UINT32_MAX);
 		break;
 	}
+	case HOOK_SYNC_RUST_ONCE:
+	case HOOK_SYNC_RUST_ONCE_Q:
+		if (ev->nacc == 2) { /* the claim: std's code runs next */
+			th->once_claim = obj;
+			returns = false;
+		}
+		r = 0;
+		break;
 	case HOOK_SYNC_ONCE: /* done: it returns */
 		r = 0;
 		break;

@@ -196,6 +196,10 @@ enum tr_region { RG_NONE = 0, RG_CREATE, RG_START, RG_EXIT, RG_JOIN,
  * store to the word and a wake commute).  Above user addresses (< 2^47)
  * and below the granule index's limit (dpor.c, gt_key). */
 #define EV_ADDR_FUTEXQ(w) ((1ull << 56) | (uint64_t)(w))
+/* Who runs the closure of the Rust Once at w (sync.c): the first thread
+ * to call it while it is not started claims it; claims conflict only
+ * with each other. */
+#define EV_ADDR_ONCEQ(w) ((1ull << 55) | (uint64_t)(w))
 
 /* An EV_END at a hook rather than exit_group: the thread has reached
  * __assert_fail, or __VERIFIER_error / reach_error; performing it ends
@@ -226,7 +230,9 @@ enum tr_wait { TW_NONE, TW_FUTEX, TW_LOCK_PI, TW_JOIN,
 	       /* pthread objects (sync.c): until wait_addr's state lets the
 		* call go on */
 	       TW_MUTEX, TW_COND, TW_SEM, TW_BARRIER, TW_RWLOCK,
-	       TW_WORD_LOCK /* HOOK_SYNC_WORD_LOCK: until the word is 0 */ };
+	       TW_WORD_LOCK, /* HOOK_SYNC_WORD_LOCK: until the word is 0 */
+	       TW_ONCE /* a one-time initialisation (a guard, pthread_once,
+			* Rust's Once): until another thread's is done */ };
 
 struct tr_thread_info {
 	int tid;            /* logical id: 0 = main, then in creation order */
@@ -507,8 +513,15 @@ enum tr_hook { HOOK_ASSERT_FAIL = 1, HOOK_PTHREAD_CREATE,
 	       HOOK_SYNC_GUARD_RELEASE,
 	       HOOK_SYNC_GUARD_ABORT,
 	       HOOK_SYNC_ONCE,
+	       /* Rust std's Once::call (under call_once, OnceLock,
+		* LazyLock): the futex Once of rustc 1.64 on (a u32: 0
+		* complete, 1 running) and the queue Once before (a usize:
+		* 3 complete, 2 running); done: one event, running in
+		* another thread: waits (sync.c) */
+	       HOOK_SYNC_RUST_ONCE,
+	       HOOK_SYNC_RUST_ONCE_Q,
 	       HOOK_SYNC_FIRST = HOOK_SYNC_MUTEX_LOCK,
-	       HOOK_SYNC_LAST = HOOK_SYNC_ONCE,
+	       HOOK_SYNC_LAST = HOOK_SYNC_RUST_ONCE_Q,
 	       /* language runtimes (langrt.c): Rust's __rust_start_panic
 		* (the panic hook has printed the message), C++'s
 		* std::terminate and __cxxabiv1::__terminate */

@@ -60,6 +60,8 @@ struct lthread {
 	uint8_t sync_phase;           /* sync.c: where a condvar wait or a
 				       * timed lock is */
 	uint8_t word_hook;            /* sync.c: TW_WORD_LOCK's call */
+	uint64_t once_claim; /* sync.c: the Rust Once whose closure it is
+			      * to run (its word not written since), 0 */
 	struct sb sb;                 /* TSO store buffer */
 	struct await_win aw;          /* spin-loop detection */
 };
