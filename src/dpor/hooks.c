@@ -302,6 +302,21 @@ static bool rust_once_queue(const char *name)
 	return lang_rust_std(name, "4sync4once4Once10call_inner17h");
 }
 
+/* Rust std's futex RwLock: the contended path of a reader's lock, and
+ * the wake-up a reader's unlock calls when it was the last one out and
+ * a writer waits (rustc 1.63 to 1.95 names). */
+static bool rust_read_contended(const char *name)
+{
+	return lang_rust_std(name, "14read_contended") &&
+	       strstr(name, "rwlock");
+}
+
+static bool rust_rw_wake(const char *name)
+{
+	return lang_rust_std(name, "22wake_writer_or_readers") &&
+	       strstr(name, "rwlock");
+}
+
 #define MAX_CHANNEL_FUNCS 512
 #define MAX_WORD_LOCKS 8
 #define SCAN_CHUNK (1u << 20)
@@ -431,46 +446,117 @@ static bool fast_path_at(struct tracer *t, uint64_t pc, const uint64_t *f,
 			       f, nf, &ways);
 }
 
-/* Do the bytes at b[0..] (at least 4) start a lock cmpxchg r32, m32:
- * F0 [REX without W] 0F B1? */
-static bool lock_cmpxchg32(const uint8_t *b)
+/* Do the bytes at b[0..] (at least 4) start a lock cmpxchg r32, m32
+ * (op 0xb1) or a lock xadd r32, m32 (0xc1): F0 [REX without W] 0F op? */
+static bool lock_op32(const uint8_t *b, uint8_t op)
 {
 	int k = (b[1] & 0xf8) == 0x40 ? 2 : 1;
 
-	return b[0] == 0xf0 && b[k] == 0x0f && b[k + 1] == 0xb1;
+	return b[0] == 0xf0 && b[k] == 0x0f && b[k + 1] == op;
 }
+
+/* Is the lock xadd r32, m32 at pc a reader's unlock of an RwLock: does
+ * some way after it, over register-only code, call std's wake-up
+ * f[0..nf)?  (read_unlock's fetch_sub of 1, write_unlock's of more:
+ * sync.c tells them apart by the value.) */
+static bool reaches_call(struct tracer *t, uint64_t pc, int steps,
+			 const uint64_t *f, size_t nf, int *ways)
+{
+	struct dec_insn in;
+
+	if (++*ways > FP_WAYS)
+		return false;
+	for (; steps < FP_STEPS; steps++) {
+		if (decode_at(t, pc, &in))
+			return false;
+		if (in.flow == DEC_FLOW_CALL || in.flow == DEC_FLOW_IND_CALL)
+			return calls_word_lock(t, &in, f, nf);
+		if (in.flow == DEC_FLOW_JMP) {
+			pc = in.target;
+			continue;
+		}
+		if (in.flow == DEC_FLOW_JCC) {
+			if (reaches_call(t, in.target, steps + 1, f, nf, ways))
+				return true;
+			pc = in.pc + in.len;
+			continue;
+		}
+		bool reg_only = in.cls == DEC_PLAIN ? in.nmem == 0
+						    : in.cls == DEC_NO_DATA;
+		if (in.flow != DEC_FLOW_NEXT || !reg_only)
+			return false;
+		pc = in.pc + in.len;
+	}
+	return false;
+}
+
+static bool unlock_at(struct tracer *t, uint64_t pc, const uint64_t *f,
+		      size_t nf)
+{
+	struct dec_insn in;
+	int ways = 0;
+
+	if (decode_at(t, pc, &in) || in.cls != DEC_LOCKED_RMW ||
+	    in.nmem != 1 || in.mem[0].size != 4)
+		return false;
+	return reaches_call(t, pc + in.len, 0, f, nf, &ways);
+}
+
+/* What the scan of the executable hooks: word locks' fast paths (f:
+ * their contended functions), RwLock readers' locks (f: read_contended)
+ * and unlocks (f: the wake-up). */
+struct scan {
+	const uint64_t *f[3];
+	size_t nf[3];
+};
 
 /* The fast paths in [lo, hi) of the executable's memory, hooked. */
 static int scan_range(struct tracer *t, uint64_t lo, uint64_t hi,
-		      uint8_t *buf, const uint64_t *f, size_t nf)
+		      uint8_t *buf, const struct scan *s)
 {
+	static const uint8_t hook[3] = { HOOK_SYNC_WORD_FAST,
+					 HOOK_SYNC_RW_RFAST,
+					 HOOK_SYNC_RW_RUNLOCK };
+
 	for (uint64_t a = lo; a < hi; a += SCAN_CHUNK) {
 		size_t want = hi - a < SCAN_CHUNK + 4 ? hi - a : SCAN_CHUNK + 4;
 		size_t n = tracer_read(t, a, buf, want);
-		for (size_t i = 0; i + 3 < n && i < SCAN_CHUNK; i++)
-			if (lock_cmpxchg32(buf + i) &&
-			    fast_path_at(t, a + i, f, nf) &&
-			    tracer_add_hook(t, a + i, HOOK_SYNC_WORD_FAST) < 0)
+		for (size_t i = 0; i + 3 < n && i < SCAN_CHUNK; i++) {
+			int h = -1;
+			if (lock_op32(buf + i, 0xb1)) {
+				for (int k = 0; k < 2 && h < 0; k++)
+					if (s->nf[k] &&
+					    fast_path_at(t, a + i, s->f[k],
+							 s->nf[k]))
+						h = k;
+			} else if (lock_op32(buf + i, 0xc1) && s->nf[2] &&
+				   unlock_at(t, a + i, s->f[2], s->nf[2])) {
+				h = 2;
+			}
+			if (h >= 0 && tracer_add_hook(t, a + i, hook[h]) < 0)
 				return -1;
+		}
 	}
 	return 0;
 }
 
-/* The inlined fast paths of the word locks f[0..nf) in the executable
- * (HOOK_SYNC_WORD_FAST): each lock cmpxchg r32, m32 whose failure calls
- * one of them. */
-static int word_fast_paths(struct tracer *t, struct symtab *sym,
-			   const uint64_t *f, size_t nf)
+/* The inlined fast paths in the executable: each lock cmpxchg r32, m32
+ * whose failure calls a word lock (HOOK_SYNC_WORD_FAST) or an RwLock's
+ * read_contended (HOOK_SYNC_RW_RFAST), each lock xadd r32, m32 that can
+ * go on to call the RwLock's wake-up (HOOK_SYNC_RW_RUNLOCK). */
+static int fast_paths(struct tracer *t, struct symtab *sym,
+		      const struct scan *s)
 {
 	uint64_t r[EXE_RANGES][2];
-	size_t nr = nf ? sym_exe_ranges(sym, r, EXE_RANGES) : 0;
+	bool any = s->nf[0] || s->nf[1] || s->nf[2];
+	size_t nr = any ? sym_exe_ranges(sym, r, EXE_RANGES) : 0;
 	uint8_t *buf = nr ? malloc(SCAN_CHUNK + 4) : NULL;
 	int rc = 0;
 
 	if (nr && !buf)
 		return -1;
 	for (size_t k = 0; k < nr && rc == 0; k++)
-		rc = scan_range(t, r[k][0], r[k][1], buf, f, nf);
+		rc = scan_range(t, r[k][0], r[k][1], buf, s);
 	free(buf);
 	return rc;
 }
@@ -478,6 +564,7 @@ static int word_fast_paths(struct tracer *t, struct symtab *sym,
 int hooks_sync(struct tracer *t, struct symtab *sym, const struct options *o)
 {
 	uint64_t a[MAX_WORD_LOCKS], c[MAX_CHANNEL_FUNCS];
+	uint64_t rc[MAX_WORD_LOCKS], rw[MAX_WORD_LOCKS];
 	size_t n;
 
 	if (o->sync_instructions)
@@ -503,7 +590,12 @@ int hooks_sync(struct tracer *t, struct symtab *sym, const struct options *o)
 	for (size_t i = 0; i < n; i++)
 		if (tracer_add_hook(t, a[i], HOOK_SYNC_WORD_LOCK) < 0)
 			return -1;
-	return word_fast_paths(t, sym, a, n);
+	struct scan s = { { a, rc, rw }, { n, 0, 0 } };
+	s.nf[1] = sym_exe_match(sym, rust_read_contended, rc, MAX_WORD_LOCKS);
+	s.nf[2] = s.nf[1] ? sym_exe_match(sym, rust_rw_wake, rw,
+					  MAX_WORD_LOCKS)
+			  : 0;
+	return fast_paths(t, sym, &s);
 }
 
 static bool listed(const char *const *names, int n, const char *name)

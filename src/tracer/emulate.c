@@ -307,7 +307,7 @@ int emu_local(const struct dec_insn *in, struct emu_state *s, uint64_t *rip)
 
 /* ---- the tracer: events performed without a single step ---- */
 
-static uint64_t *gpr_slot(struct user_regs_struct *r, int reg)
+uint64_t *tr_gpr(struct user_regs_struct *r, int reg)
 {
 	switch (reg) {
 	case DEC_RAX: return (uint64_t *)&r->rax;
@@ -391,14 +391,14 @@ static void note_forward(struct tr_event *ev, int i,
 static void emu_from(struct emu_state *s, const struct user_regs_struct *r)
 {
 	for (int i = 0; i < 16; i++)
-		s->gpr[i] = *gpr_slot((struct user_regs_struct *)r, i);
+		s->gpr[i] = *tr_gpr((struct user_regs_struct *)r, i);
 	s->rflags = r->eflags;
 }
 
 static void emu_to(const struct emu_state *s, struct user_regs_struct *r)
 {
 	for (int i = 0; i < 16; i++)
-		*gpr_slot(r, i) = s->gpr[i];
+		*tr_gpr(r, i) = s->gpr[i];
 	r->eflags = s->rflags;
 }
 
@@ -606,7 +606,7 @@ static int stack_local(struct tracer *t, struct lthread *th,
 	case DEC_LOC_CALL:
 		v = l->op == DEC_LOC_CALL ? next
 		    : l->imm_src	  ? (uint64_t)l->imm
-					  : *gpr_slot(r, l->src);
+					  : *tr_gpr(r, l->src);
 		if (!slot(t, th, r->rsp - 8, &v, true))
 			return 0;
 		r->rsp -= 8;
@@ -621,7 +621,7 @@ static int stack_local(struct tracer *t, struct lthread *th,
 			r->rip = v;
 			break;
 		}
-		*gpr_slot(r, l->dst) = v;
+		*tr_gpr(r, l->dst) = v;
 		r->rip = next;
 		break;
 	case DEC_LOC_LEAVE: /* mov rsp, rbp; pop rbp */

@@ -458,6 +458,80 @@ static int rust_once_at(struct tracer *t, struct lthread *th, uint8_t hook,
 	return 1;
 }
 
+/* Rust std's futex RwLock: its word (a u32) counts the readers in its
+ * low 30 bits (all ones: write-locked); bit 30: readers wait, bit 31:
+ * writers wait.  A reader takes it with a compare-exchange from the
+ * value it loaded to that plus one (failing, it calls read_contended)
+ * and releases it with a fetch_sub of 1 (the last one out calls
+ * wake_writer_or_readers if a writer waits).  Two readers' locks and
+ * unlocks commute when no thread waits: the word ends the same, each
+ * compare-exchange succeeds, each unlock finds no writer to wake.  So:
+ * the compare-exchange is made to succeed on the word as it is when it
+ * runs (not as the reader loaded it: another reader may have come in
+ * between, in an order the search does not tell apart), and such a lock
+ * or unlock reads the word only, for the search (sync_rw_reader):
+ * readers do not race with each other, a writer's compare-exchange, its
+ * unlock and std's contended paths (atomic sections) write it and race
+ * with every reader.  Readers then cost one execution per order of the
+ * writers among them instead of one per order of every reader's
+ * compare-exchange, unlock and load. */
+enum { RW_R_MASK = (1u << 30) - 1, RW_R_WAITING = 3u << 30 };
+
+static bool rw_lockable(uint32_t v)
+{
+	return (v & RW_R_MASK) < RW_R_MASK - 1 && !(v & RW_R_WAITING);
+}
+
+static int rw_reader_at(struct tracer *t, struct lthread *th, uint8_t hook,
+			struct tr_event *ev)
+{
+	const struct dec_insn *in = dcache_get(t->dc, th->regs.rip);
+
+	if (!in || in->alu.reg < 0)
+		return 0;
+	/* an unlock subtracts 1: xadd of -1 (a writer's subtracts more) */
+	if (hook == HOOK_SYNC_RW_RUNLOCK &&
+	    (uint32_t)*tr_gpr(&th->regs, in->alu.reg) != UINT32_MAX)
+		return 0;
+	ev->sync_op = hook;
+	return 0; /* the instruction is the event */
+}
+
+void sync_rw_prepare(struct tracer *t, struct lthread *th,
+		     const struct tr_event *ev)
+{
+	const struct dec_insn *in;
+	uint32_t v;
+
+	if (ev->kind != EV_RMW || ev->sync_op != HOOK_SYNC_RW_RFAST ||
+	    ev->nacc != 1 || ev->acc[0].size != 4)
+		return;
+	in = dcache_get(t->dc, th->regs.rip);
+	v = rd32(t, ev->acc[0].addr);
+	if (!in || in->alu.reg < 0 || in->alu.reg == DEC_RAX ||
+	    !rw_lockable(v))
+		return; /* it fails, as the code has it: read_contended */
+	th->regs.rax = v;
+	*tr_gpr(&th->regs, in->alu.reg) = (uint64_t)v + 1;
+	t->regs_dirty = true;
+}
+
+void sync_rw_reader(struct tr_event *ev)
+{
+	if (ev->kind != EV_RMW || ev->nacc != 1 || ev->acc[0].size != 4 ||
+	    (ev->sync_op != HOOK_SYNC_RW_RFAST &&
+	     ev->sync_op != HOOK_SYNC_RW_RUNLOCK))
+		return;
+	uint32_t r = (uint32_t)ev->rval[0], w = (uint32_t)ev->wval[0];
+	bool reader = ev->sync_op == HOOK_SYNC_RW_RFAST
+			      ? rw_lockable(r) && w == r + 1
+			      : (r & RW_R_MASK) >= 1 &&
+					(r & RW_R_MASK) < RW_R_MASK &&
+					!(r & RW_R_WAITING) && w == r - 1;
+	if (reader)
+		ev->acc[0].rw = DEC_READ;
+}
+
 /* The fast path's lock cmpxchg (HOOK_SYNC_WORD_FAST): when the word is
  * 0 it is the event it is (eax is 0: it succeeds), marked for the lock
  * rule (dpor.c) and for sync_word_written; else the thread waits for 0,
@@ -516,6 +590,9 @@ int sync_event(struct tracer *t, struct lthread *th, uint8_t hook,
 		break;
 	case HOOK_SYNC_WORD_FAST:
 		return word_fast_at(t, th, ev);
+	case HOOK_SYNC_RW_RFAST:
+	case HOOK_SYNC_RW_RUNLOCK:
+		return rw_reader_at(t, th, hook, ev);
 	case HOOK_SYNC_RUST_ONCE:
 	case HOOK_SYNC_RUST_ONCE_Q:
 		return rust_once_at(t, th, hook, ev);

@@ -1364,6 +1364,7 @@ static int perform(struct tracer *t, struct lthread *th,
 		}
 		return 0;
 	}
+	sync_rw_prepare(t, th, ev); /* a reader's lock of a Rust RwLock */
 	/* movs, locked and plain read-modify-writes, pause, mfence: without
 	 * a single step (emulate.h) */
 	int r = tr_emulate(t, th, ev, t->opts.tso && ev->kind == EV_MEM &&
@@ -1468,6 +1469,8 @@ int tracer_step(struct tracer *t, int tid, struct tr_event *done)
 		done->kind = EV_NONE;
 		tr_drain_all(t); /* no update events either */
 	}
+	if (r == 0)
+		sync_rw_reader(done);
 out:
 	if (r < 0)
 		tr_end_internal(t, "stepping failed");

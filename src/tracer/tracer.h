@@ -520,8 +520,14 @@ enum tr_hook { HOOK_ASSERT_FAIL = 1, HOOK_PTHREAD_CREATE,
 		* another thread: waits (sync.c) */
 	       HOOK_SYNC_RUST_ONCE,
 	       HOOK_SYNC_RUST_ONCE_Q,
+	       /* Rust std's futex RwLock, inlined into the program: a
+		* reader's lock cmpxchg (its failure calls read_contended)
+		* and its unlock's lock xadd of -1 (read_unlock): readers
+		* commute with each other (sync.c sync_rw_reader) */
+	       HOOK_SYNC_RW_RFAST,
+	       HOOK_SYNC_RW_RUNLOCK,
 	       HOOK_SYNC_FIRST = HOOK_SYNC_MUTEX_LOCK,
-	       HOOK_SYNC_LAST = HOOK_SYNC_RUST_ONCE_Q,
+	       HOOK_SYNC_LAST = HOOK_SYNC_RW_RUNLOCK,
 	       /* language runtimes (langrt.c): Rust's __rust_start_panic
 		* (the panic hook has printed the message), C++'s
 		* std::terminate and __cxxabiv1::__terminate */

@@ -214,6 +214,8 @@ int tr_emulate(struct tracer *t, struct lthread *th, struct tr_event *ev,
  * its one memory operand is private), where it would be single-stepped:
  * a stop point the walk could not see past (a loop back to it). */
 int tr_emulate_local(struct tracer *t, struct lthread *th);
+/* The slot of general-purpose register reg (enum dec_reg) in r. */
+uint64_t *tr_gpr(struct user_regs_struct *r, int reg);
 /* The current thread th is at a register-only local instruction (struct
  * dec_local): run it on th->regs, without resuming the target.  Returns 1
  * if done, 0 if th must run it (not such an instruction; off under
@@ -381,6 +383,14 @@ int sync_event(struct tracer *t, struct lthread *th, uint8_t hook,
 int sync_perform(struct tracer *t, struct lthread *th, struct tr_event *ev);
 void sync_timeout(struct lthread *th);
 void sync_word_written(struct tracer *t, const struct tr_event *ev);
+/* A reader's lock or unlock of Rust's futex RwLock (HOOK_SYNC_RW_*):
+ * before it runs, the lock's compare-exchange made to succeed on the
+ * word as it is now (sync_rw_prepare); once done, a reader's lock or
+ * unlock that left the writers' bits alone reads the word only, for the
+ * search (sync_rw_reader). */
+void sync_rw_prepare(struct tracer *t, struct lthread *th,
+		     const struct tr_event *ev);
+void sync_rw_reader(struct tr_event *ev);
 
 /* futex.c */
 long futex_op(struct tracer *t, struct lthread *th, struct tr_event *ev);
