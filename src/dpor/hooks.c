@@ -344,15 +344,17 @@ static bool calls_word_lock(struct tracer *t, const struct dec_insn *in,
 	return false;
 }
 
-/* The failing side of a fast path, followed over register-only code
- * with what is known of ZF (0 once the cmpxchg failed) and of the byte
- * registers a setcc copied it to: every way must reach a call of a word
- * lock (a branch on an unknown condition: both ways). */
+/* The code after a locked instruction, followed over register-only
+ * code with what is known of ZF (0 once a fast path's cmpxchg failed)
+ * and of the byte registers a setcc copied it to, to a call of one of
+ * f[]: on every way (a fast path's failing side: a branch on an unknown
+ * condition, both ways) or on some way (any: an unlock that may wake). */
 struct fp_walk {
 	uint64_t pc;
 	int8_t zf;        /* 0, 1, -1 unknown */
 	int8_t reg, val;  /* a low byte register holding a known 0/1 */
 	int steps;
+	bool any;
 };
 
 #define FP_STEPS 16
@@ -371,7 +373,7 @@ static bool keeps_flags(const struct dec_insn *in)
 	}
 }
 
-static bool fails_into_lock(struct tracer *t, struct fp_walk w,
+static bool reaches_calls(struct tracer *t, struct fp_walk w,
 			    const uint64_t *f, size_t nf, int *ways)
 {
 	struct dec_insn in;
@@ -398,8 +400,8 @@ static bool fails_into_lock(struct tracer *t, struct fp_walk w,
 			struct fp_walk o = w;
 			o.pc = in.target;
 			o.steps++;
-			if (!fails_into_lock(t, o, f, nf, ways))
-				return false;
+			if (reaches_calls(t, o, f, nf, ways) == w.any)
+				return w.any;
 			w.pc = next;
 			continue;
 		}
@@ -429,12 +431,16 @@ static bool fails_into_lock(struct tracer *t, struct fp_walk w,
 	return false;
 }
 
-/* Is the instruction at pc the fast path of a word lock: a 32-bit lock
- * cmpxchg whose failing side, over register-only code, calls a word
- * lock function on every way?  Running the succeeding side instead is
- * what the failing side amounts to once the call has taken the lock. */
-static bool fast_path_at(struct tracer *t, uint64_t pc, const uint64_t *f,
-			 size_t nf)
+/* Is the instruction at pc a locked read-modify-write of 32 bits whose
+ * code after it reaches a call of f[0..nf) (struct fp_walk)?  A word
+ * lock's fast path: a cmpxchg whose failing side calls its contended
+ * function on every way (running the succeeding side instead is what
+ * the failing side amounts to once the call has taken the lock); a
+ * RwLock reader's unlock (any): an xadd after which some way calls std's
+ * wake-up (read_unlock's fetch_sub of 1, write_unlock's of more: sync.c
+ * tells them apart by the value). */
+static bool locked32_reaches(struct tracer *t, uint64_t pc, const uint64_t *f,
+			     size_t nf, bool any)
 {
 	struct dec_insn in;
 	int ways = 0;
@@ -442,7 +448,9 @@ static bool fast_path_at(struct tracer *t, uint64_t pc, const uint64_t *f,
 	if (decode_at(t, pc, &in) || in.cls != DEC_LOCKED_RMW ||
 	    in.nmem != 1 || in.mem[0].size != 4)
 		return false;
-	return fails_into_lock(t, (struct fp_walk){ pc + in.len, 0, -1, 0, 0 },
+	return reaches_calls(t,
+			       (struct fp_walk){ pc + in.len, any ? -1 : 0,
+						 -1, 0, 0, any },
 			       f, nf, &ways);
 }
 
@@ -453,53 +461,6 @@ static bool lock_op32(const uint8_t *b, uint8_t op)
 	int k = (b[1] & 0xf8) == 0x40 ? 2 : 1;
 
 	return b[0] == 0xf0 && b[k] == 0x0f && b[k + 1] == op;
-}
-
-/* Is the lock xadd r32, m32 at pc a reader's unlock of an RwLock: does
- * some way after it, over register-only code, call std's wake-up
- * f[0..nf)?  (read_unlock's fetch_sub of 1, write_unlock's of more:
- * sync.c tells them apart by the value.) */
-static bool reaches_call(struct tracer *t, uint64_t pc, int steps,
-			 const uint64_t *f, size_t nf, int *ways)
-{
-	struct dec_insn in;
-
-	if (++*ways > FP_WAYS)
-		return false;
-	for (; steps < FP_STEPS; steps++) {
-		if (decode_at(t, pc, &in))
-			return false;
-		if (in.flow == DEC_FLOW_CALL || in.flow == DEC_FLOW_IND_CALL)
-			return calls_word_lock(t, &in, f, nf);
-		if (in.flow == DEC_FLOW_JMP) {
-			pc = in.target;
-			continue;
-		}
-		if (in.flow == DEC_FLOW_JCC) {
-			if (reaches_call(t, in.target, steps + 1, f, nf, ways))
-				return true;
-			pc = in.pc + in.len;
-			continue;
-		}
-		bool reg_only = in.cls == DEC_PLAIN ? in.nmem == 0
-						    : in.cls == DEC_NO_DATA;
-		if (in.flow != DEC_FLOW_NEXT || !reg_only)
-			return false;
-		pc = in.pc + in.len;
-	}
-	return false;
-}
-
-static bool unlock_at(struct tracer *t, uint64_t pc, const uint64_t *f,
-		      size_t nf)
-{
-	struct dec_insn in;
-	int ways = 0;
-
-	if (decode_at(t, pc, &in) || in.cls != DEC_LOCKED_RMW ||
-	    in.nmem != 1 || in.mem[0].size != 4)
-		return false;
-	return reaches_call(t, pc + in.len, 0, f, nf, &ways);
 }
 
 /* What the scan of the executable hooks: word locks' fast paths (f:
@@ -526,11 +487,12 @@ static int scan_range(struct tracer *t, uint64_t lo, uint64_t hi,
 			if (lock_op32(buf + i, 0xb1)) {
 				for (int k = 0; k < 2 && h < 0; k++)
 					if (s->nf[k] &&
-					    fast_path_at(t, a + i, s->f[k],
-							 s->nf[k]))
+					    locked32_reaches(t, a + i, s->f[k],
+							     s->nf[k], false))
 						h = k;
 			} else if (lock_op32(buf + i, 0xc1) && s->nf[2] &&
-				   unlock_at(t, a + i, s->f[2], s->nf[2])) {
+				   locked32_reaches(t, a + i, s->f[2],
+						    s->nf[2], true)) {
 				h = 2;
 			}
 			if (h >= 0 && tracer_add_hook(t, a + i, hook[h]) < 0)

@@ -380,9 +380,6 @@ static bool word_ready(uint8_t hook, uint32_t v)
 		return v == 0 || v == G_DONE;
 	case HOOK_SYNC_ONCE:
 		return (v & ONCE_DONE) || !(v & ONCE_INPROGRESS);
-	case HOOK_SYNC_RUST_ONCE:
-	case HOOK_SYNC_RUST_ONCE_Q:
-		return !rust_once_running(hook, v);
 	default:
 		return v == 0;
 	}
@@ -400,17 +397,24 @@ static bool once_claimed(const struct tracer *t, const struct lthread *th,
 	return false;
 }
 
+/* Must th, calling the Rust Once at w whose word is v, wait: is it
+ * running, or not done and claimed by another thread? */
+static bool rust_once_waits(const struct tracer *t, const struct lthread *th,
+			    uint64_t w, uint8_t hook, uint32_t v)
+{
+	return rust_once_running(hook, v) ||
+	       (!rust_once_done(hook, v) && once_claimed(t, th, w));
+}
+
 /* Can th, waiting in call hook on the word at w, go on? */
 static bool waiter_ready(struct tracer *t, const struct lthread *th,
 			 uint64_t w, uint8_t hook)
 {
 	uint32_t v = rd32(t, w);
 
-	if (!word_ready(hook, v))
-		return false;
-	return !(hook == HOOK_SYNC_RUST_ONCE ||
-		 hook == HOOK_SYNC_RUST_ONCE_Q) ||
-	       rust_once_done(hook, v) || !once_claimed(t, th, w);
+	if (hook == HOOK_SYNC_RUST_ONCE || hook == HOOK_SYNC_RUST_ONCE_Q)
+		return !rust_once_waits(t, th, w, hook, v);
+	return word_ready(hook, v);
 }
 
 /* th waits in call hook until a write to the word at w lets it go on
@@ -444,7 +448,7 @@ static int rust_once_at(struct tracer *t, struct lthread *th, uint8_t hook,
 
 	if (th->once_claim == o && !done)
 		return 0; /* claimed: its code runs */
-	if (rust_once_running(hook, v) || (!done && once_claimed(t, th, o)))
+	if (rust_once_waits(t, th, o, hook, v))
 		return word_block(t, th, o, hook);
 	sync_acc(ev, o, hook);
 	ev->acc[0].rw = DEC_READ;
