@@ -390,6 +390,9 @@ bool dpor_ev_conflict(const struct dpor *d, const struct tr_event *a,
 	 * executions under tso for 1 under sc.) */
 	if (own_update(d, a, b->tid) || own_update(d, b, a->tid))
 		return false;
+	/* two locked adds whose order their threads cannot tell */
+	if (ev_commute(a, b, EVO_ANY))
+		return false;
 	for (int i = 0; i < a->nacc; i++) {
 		if (buffered_read(d, a, i))
 			continue;
@@ -424,19 +427,24 @@ static int ensure_scratch(struct dpor *d, unsigned n)
 }
 
 /* Is event i a candidate race of j (a conflicting event of another
- * thread)?  Each i is looked at once per candidates() call. */
-static bool consider(struct dpor *d, unsigned i, unsigned j, unsigned *nc)
+ * thread; force: taken as one)?  Each i is looked at once per
+ * candidates() call. */
+static bool consider(struct dpor *d, unsigned i, unsigned j, unsigned *nc,
+		     bool force)
 {
 	const struct tr_event *a = &d->nodes[i].ev, *b = &d->nodes[j].ev;
 
 	if (d->stamp[i] == d->visit || a->tid == b->tid)
 		return false;
 	d->stamp[i] = d->visit;
-	if (!dpor_ev_conflict(d, a, b))
+	if (!force && (ev_commute(a, b, EVO_ORDERED) ||
+		       !dpor_ev_conflict(d, a, b)))
 		return false;
 	d->cand[(*nc)++] = i;
 	return true;
 }
+
+#define COMMUTE_WALK 8
 
 static int cmp_desc(const void *x, const void *y)
 {
@@ -477,6 +485,7 @@ static void granule_walk(struct dpor *d, uint64_t g, uint8_t bytes,
 		for (int b = 0; head && b < 8; b++)
 			if (bytes & 1u << b && head[b] > e)
 				e = head[b];
+		unsigned adds = 0; /* locked adds passed over that commute */
 		for (; e >= 0; e = write ? gi->enext_all[e] : gi->enext_wr[e]) {
 			unsigned i = (unsigned)gi->enode[e];
 			if (!(gi->emask[e] & bytes))
@@ -485,7 +494,14 @@ static void granule_walk(struct dpor *d, uint64_t g, uint8_t bytes,
 				continue; /* a spin iteration: no race */
 			if (dpor_hb(d, i, c))
 				break;
-			if (consider(d, i, j, nc)) {
+			/* after COMMUTE_WALK of them, the next is taken as a
+			 * race: a race too many costs a branch, a walk
+			 * over every add of a long loop cost every event */
+			bool cm = ev_commute(&d->nodes[i].ev, &d->nodes[j].ev,
+					     EVO_ORDERED);
+			if (cm && ++adds <= COMMUTE_WALK)
+				continue;
+			if (consider(d, i, j, nc, cm)) {
 				vc_join(c, &d->nodes[i].clock);
 				break;
 			}
@@ -521,7 +537,7 @@ static unsigned candidates(struct dpor *d, unsigned j, const struct vc *c0)
 		const struct dec_access *a = &ev->acc[k];
 		if (a->size > BIG_ACCESS) {
 			for (unsigned i = 0; i < j; i++)
-				consider(d, i, j, &nc);
+				consider(d, i, j, &nc, false);
 			continue;
 		}
 		uint64_t last = a->size ? a->addr + a->size - 1 : a->addr;
@@ -530,7 +546,7 @@ static unsigned candidates(struct dpor *d, unsigned j, const struct vc *c0)
 				     a->rw & DEC_WRITE, unwalked, &c, &nc);
 	}
 	for (unsigned b = 0; b < d->nbig; b++)
-		consider(d, d->big[b], j, &nc);
+		consider(d, d->big[b], j, &nc, false);
 	qsort(d->cand, nc, sizeof *d->cand, cmp_desc);
 	return nc;
 }
@@ -1219,9 +1235,14 @@ static int inherit_sleep(const struct dpor *d, struct node *n,
 {
 	for (int i = 0; i < prev->nsleep; i++) {
 		const struct sleeper *s = &prev->sleep[i];
-		if (s->tid == prev->chosen || dpor_ev_conflict(d, &s->ev, &prev->ev))
+		struct tr_event e = s->ev;
+		if (s->tid == prev->chosen)
 			continue;
-		if (add_sleeper(n, s->tid, false, &s->ev) < 0)
+		if (ev_commute(&e, &prev->ev, EVO_FRONT))
+			ev_commute_shift(&e, &prev->ev); /* its next values */
+		else if (dpor_ev_conflict(d, &s->ev, &prev->ev))
+			continue;
+		if (add_sleeper(n, s->tid, false, &e) < 0)
 			return -1;
 	}
 	return 0;

@@ -128,7 +128,43 @@ struct seq {
 	 * those events, per buffer */
 	unsigned at;
 	uint32_t up[TR_AUX_BASE];
+	/* e[x]'s own copy when its values were moved (seq_rebase), else
+	 * NULL; freed with seq_free */
+	struct tr_event *own[VMAX];
 };
+
+/* e[x], a conditional locked add (commute.c), with by's add put before
+ * it (add) or taken out: its values as v runs it. */
+static void seq_rebase(struct seq *v, int x, const struct tr_event *by,
+		       bool add)
+{
+	struct tr_event e;
+
+	if (!ev_commute_rebase(&e, v->e[x], by, add))
+		return;
+	if (!v->own[x] && !(v->own[x] = malloc(sizeof e)))
+		return; /* kept as it was: see seq_sound */
+	*v->own[x] = e;
+	v->e[x] = v->own[x];
+}
+
+/* e[x], if a conditional add, as an ordinary write: too many adds left
+ * v to move its values (insert_race); more conflicts, none lost. */
+static void seq_plain(struct seq *v, int x)
+{
+	if (!(v->e[x]->value & EV_CADD) ||
+	    (!v->own[x] && !(v->own[x] = malloc(sizeof *v->own[x]))))
+		return;
+	*v->own[x] = *v->e[x];
+	v->own[x]->value = 0;
+	v->e[x] = v->own[x];
+}
+
+static void seq_free(struct seq *v)
+{
+	for (int x = 0; x < v->n; x++)
+		free(v->own[x]);
+}
 
 /* Does u, an event of e's thread's update thread, come before e in a
  * way no conflict says?  An event that waits for an empty buffer (its
@@ -278,7 +314,8 @@ static bool weak_initial(const struct dpor *d, const struct seq *v,
 		 * branch redundant (samples/wakeup_drain.c: 2 executions
 		 * sleep-set blocked) */
 		for (int x = 0; x < f; x++)
-			if (wconflict(d, v->e[x], v->e[f]) ||
+			if ((!ev_commute(v->e[x], v->e[f], EVO_ORDERED) &&
+			     wconflict(d, v->e[x], v->e[f])) ||
 			    edge(d, v->e[x], v->e[f]))
 				return false;
 		return true;
@@ -290,22 +327,32 @@ static bool weak_initial(const struct dpor *d, const struct seq *v,
 	for (int x = 0; x < v->n; x++) {
 		const struct tr_event *e =
 			fwd ? as_seen(ep, at, x, &buf, &kept) : ep;
-		if (wconflict(d, e, v->e[x]))
+		if (!ev_commute(e, v->e[x], EVO_FRONT) &&
+		    wconflict(d, e, v->e[x]))
 			return false;
 	}
 	return true;
 }
 
-/* v without thread p's first event (if it has one). */
-static void drop(struct seq *v, int p)
+/* v without thread p's first event (if it has one), which ep, p's
+ * next event, runs before it: the conditional adds of v it moved in
+ * front of see its add (commute.c). */
+static void drop(struct seq *v, const struct tr_event *ep)
 {
-	for (int f = 0; f < v->n; f++)
-		if (v->e[f]->tid == p) {
-			memmove(&v->e[f], &v->e[f + 1],
-				(size_t)(v->n - f - 1) * sizeof v->e[0]);
-			v->n--;
-			return;
-		}
+	int f = 0;
+
+	while (f < v->n && v->e[f]->tid != ep->tid)
+		f++;
+	for (int x = 0; x < f; x++)
+		seq_rebase(v, x, ep, true);
+	if (f == v->n)
+		return;
+	free(v->own[f]);
+	memmove(&v->e[f], &v->e[f + 1],
+		(size_t)(v->n - f - 1) * sizeof v->e[0]);
+	memmove(&v->own[f], &v->own[f + 1],
+		(size_t)(v->n - f - 1) * sizeof v->own[0]);
+	v->own[--v->n] = NULL;
 }
 
 /* Insert v into the tree whose first branch is *root (JACM'17 Def.
@@ -326,7 +373,7 @@ static void insert(struct dpor *d, int32_t *root, struct seq *v)
 		int s = update_slot(&d->wt[c].ev);
 		if (s >= 0)
 			v->up[s]++;
-		drop(v, d->wt[c].ev.tid);
+		drop(v, &d->wt[c].ev);
 		if (!v->n)
 			return;
 		parent = c;
@@ -402,9 +449,17 @@ static void debug_race(const struct dpor *d, unsigned i, unsigned j,
 	fprintf(stderr, " %s\n", covered ? "covered" : "to insert");
 }
 
+/* Does e's place in a sequence move its values (seq_rebase)? */
+static bool rebased(const struct tr_event *e)
+{
+	return e->kind == EV_RMW && (e->value & EV_CADD) &&
+	       (e->value >> 16 & 0xff) != 0xff;
+}
+
 static void insert_race(struct dpor *d, unsigned i, unsigned j)
 {
 	struct seq v = { .n = 0, .at = i };
+	unsigned node_of[VMAX]; /* v.e[x] is node node_of[x]'s */
 	struct node *ni = &d->nodes[i];
 	bool cut = false;
 	struct tr_event end; /* the node that ended the process (the last) */
@@ -433,17 +488,40 @@ static void insert_race(struct dpor *d, unsigned i, unsigned j)
 		/* a crash in v ends the process there: with the end's
 		 * accesses (crash_after_output lost its crashes after
 		 * output, and "t2 2") */
+		node_of[v.n] = k;
 		v.e[v.n++] = sleeper_event(&d->nodes[k], &end);
 	}
+	/* v's conditional adds ran after i and after the adds of theirs
+	 * that happen after i, all left out of v: without them */
+	unsigned out[64], nout = 0;
+	bool many = false;
+	for (unsigned y = i; v.n && y < node_of[v.n - 1] && !many; y++) {
+		if (!rebased(&d->nodes[y].ev) ||
+		    (y != i && (y == j || !d->nodes[y].executed ||
+				!dpor_hb(d, i, &d->nodes[y].clock))))
+			continue;
+		if (nout == 64)
+			many = true;
+		else
+			out[nout++] = y;
+	}
+	for (int x = 0; x < v.n && (nout || many); x++)
+		if (many)
+			seq_plain(&v, x);
+		else
+			for (unsigned o = 0; o < nout && out[o] < node_of[x] &&
+					     rebased(v.e[x]); o++)
+				seq_rebase(&v, x, &d->nodes[out[o]].ev,
+					   false);
 	/* a thread asleep at i that is a weak initial of v covers it --
 	 * of the whole v only: of a shorter one it says nothing (v up to
 	 * j only lost classes, found/optimal_tso_lost_class.c) */
 	bool covered = !cut && asleep_initial(d, ni, &v);
 	if (debugging())
 		debug_race(d, i, j, &v, covered);
-	if (covered)
-		return;
-	insert(d, &ni->wroot, &v);
+	if (!covered)
+		insert(d, &ni->wroot, &v);
+	seq_free(&v);
 }
 
 void wut_flush(struct dpor *d)

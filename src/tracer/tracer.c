@@ -60,6 +60,7 @@ struct tracer *tracer_new(const struct tracer_opts *o)
 	if (!t->opts.block_seconds)
 		t->opts.block_seconds = 10;
 	t->no_emulate = getenv("X86SMC_NO_EMULATE") != NULL;
+	t->no_commute = getenv("X86SMC_NO_COMMUTE") != NULL;
 	t->altstack[1] = SS_DISABLE; /* none at the exec (recycle.c) */
 	t->dc = dcache_new(bp_fetch, t);
 	if (!t->dc) {
@@ -662,6 +663,7 @@ static int classify(struct tracer *t, struct lthread *th, struct tr_event *ev)
 	}
 	if (in->cls == DEC_LOCKED_RMW) {
 		ev->kind = EV_RMW;
+		commute_mark_pending(t, ev);
 		return 1;
 	}
 	if (ev->nacc == 0)
@@ -1469,8 +1471,10 @@ int tracer_step(struct tracer *t, int tid, struct tr_event *done)
 		done->kind = EV_NONE;
 		tr_drain_all(t); /* no update events either */
 	}
-	if (r == 0)
+	if (r == 0) {
 		sync_rw_reader(done);
+		commute_mark(t, done);
+	}
 out:
 	if (r < 0)
 		tr_end_internal(t, "stepping failed");

@@ -123,7 +123,8 @@ struct tr_event {
 	uint8_t sync_op; /* EV_SYNC: the call (enum tr_hook, HOOK_SYNC_*) */
 	int64_t value;   /* EV_NONDET: the value returned, as the program
 			  * reads it (sign- or zero-extended from its type);
-			  * EV_END at a hook (sysno -1): END_BY_* */
+			  * EV_END at a hook (sysno -1): END_BY_*; EV_RMW:
+			  * EV_CADD | ... when it may commute (commute.c) */
 	/* For reports: the return addresses of the calls the event's code
 	 * is in, innermost first, 0 after the last known (unwound with the
 	 * explorer's tracer_opts.unwind, up to and including the caller of
@@ -135,6 +136,30 @@ struct tr_event {
 /* The types of __VERIFIER_nondet_* (what the value is truncated to). */
 enum tr_nondet { ND_BOOL, ND_CHAR, ND_UCHAR, ND_SHORT, ND_USHORT, ND_INT,
 		 ND_UINT, ND_LONG, ND_ULONG, ND_POINTER, ND_NTYPES };
+
+/* A locked add, sub, inc or dec of memory whose flags its code reads at
+ * most through one condition (commute.c): its value is EV_CADD | the
+ * operation (enum dec_alu_op) | width << 8 | condition << 16 (0xff:
+ * none).  Two such events on the same location commute when neither's
+ * flags are read, or when they are alike and the condition comes out
+ * the same in both orders (ev_commute: how their values relate). */
+#define EV_CADD (1ll << 62)
+enum ev_order {
+	EVO_ANY,     /* values of unrelated states: blind adds only */
+	EVO_ORDERED, /* a ran before b in one execution */
+	EVO_FRONT,   /* a's values are of the state b started from (a
+		      * sleeper there, a weak initial): a moved before b */
+};
+bool ev_commute(const struct tr_event *a, const struct tr_event *b,
+		enum ev_order how);
+/* s, asleep through e (ev_commute(s, e, EVO_FRONT)): its values after
+ * e's add. */
+void ev_commute_shift(struct tr_event *s, const struct tr_event *e);
+/* *out: e (a conditional add) with the add of by (alike, on its
+ * location) put before it (add) or taken out from before it (!add):
+ * false, *out untouched, when e's values do not depend on by. */
+bool ev_commute_rebase(struct tr_event *out, const struct tr_event *e,
+		       const struct tr_event *by, bool add);
 
 /* TSO: events that wait for an empty store buffer (locked instructions,
  * MFENCE, syscalls, thread operations). */

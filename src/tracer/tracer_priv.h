@@ -109,6 +109,13 @@ struct tracer {
 	 * LOCAL_EMULATED) reached no event: from there the target runs it
 	 * (direct-mapped by pc) */
 	uint64_t local_long[64];
+	/* commute.c: the class of each locked add's pc (direct-mapped) */
+#define COMMUTE_CACHE 256
+	struct {
+		uint64_t pc;
+		int64_t cls;
+	} commute[COMMUTE_CACHE];
+	bool no_commute; /* X86SMC_NO_COMMUTE: for measurements */
 	struct maps maps;
 	struct bp *bps;          /* sorted by addr */
 	size_t nbps, capbps;
@@ -391,6 +398,9 @@ void sync_word_written(struct tracer *t, const struct tr_event *ev);
 void sync_rw_prepare(struct tracer *t, struct lthread *th,
 		     const struct tr_event *ev);
 void sync_rw_reader(struct tr_event *ev);
+/* Mark ev (a locked add that ran) as one that may commute (commute.c). */
+void commute_mark(struct tracer *t, struct tr_event *ev);
+void commute_mark_pending(struct tracer *t, struct tr_event *ev);
 
 /* futex.c */
 long futex_op(struct tracer *t, struct lthread *th, struct tr_event *ev);
