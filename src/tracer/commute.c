@@ -147,6 +147,11 @@ static int64_t classify_pc(struct tracer *t, uint64_t pc)
 		if (in->alu.reg < 0 || in->alu.hi8)
 			return 0;
 		next = dcache_get(t->dc, at);
+		/* the compare may be where a jump goes (libstdc++'s
+		 * shared_ptr: the atomic path jumps back to it) */
+		for (int k = 0; k < 2 && next && next->flow == DEC_FLOW_JMP;
+		     k++)
+			next = dcache_get(t->dc, at = next->target);
 		if (next && compared(in, next, &imm)) {
 			on = ON_OLD;
 			at += next->len;
