@@ -428,7 +428,9 @@ static int ensure_scratch(struct dpor *d, unsigned n)
 
 /* Is event i a candidate race of j (a conflicting event of another
  * thread; force: taken as one)?  Each i is looked at once per
- * candidates() call. */
+ * candidates() call.  Two locked adds that commute (ev_commute) are
+ * passed over by granule_walk before: only they can commute, and only
+ * there (the accesses of big events are no locked adds). */
 static bool consider(struct dpor *d, unsigned i, unsigned j, unsigned *nc,
 		     bool force)
 {
@@ -437,8 +439,7 @@ static bool consider(struct dpor *d, unsigned i, unsigned j, unsigned *nc,
 	if (d->stamp[i] == d->visit || a->tid == b->tid)
 		return false;
 	d->stamp[i] = d->visit;
-	if (!force && (ev_commute(a, b, EVO_ORDERED) ||
-		       !dpor_ev_conflict(d, a, b)))
+	if (!force && !dpor_ev_conflict(d, a, b))
 		return false;
 	d->cand[(*nc)++] = i;
 	return true;
@@ -1239,7 +1240,8 @@ static int inherit_sleep(const struct dpor *d, struct node *n,
 		if (s->tid == prev->chosen)
 			continue;
 		if (ev_commute(&e, &prev->ev, EVO_FRONT))
-			ev_commute_shift(&e, &prev->ev); /* its next values */
+			/* its values after prev's add */
+			ev_commute_rebase(&e, &s->ev, &prev->ev, true);
 		else if (dpor_ev_conflict(d, &s->ev, &prev->ev))
 			continue;
 		if (add_sleeper(n, s->tid, false, &e) < 0)

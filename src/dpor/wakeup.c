@@ -143,7 +143,7 @@ static void seq_rebase(struct seq *v, int x, const struct tr_event *by,
 	if (!ev_commute_rebase(&e, v->e[x], by, add))
 		return;
 	if (!v->own[x] && !(v->own[x] = malloc(sizeof e)))
-		return; /* kept as it was: see seq_sound */
+		return; /* out of memory: as for wt_new, nothing better */
 	*v->own[x] = e;
 	v->e[x] = v->own[x];
 }
@@ -152,7 +152,7 @@ static void seq_rebase(struct seq *v, int x, const struct tr_event *by,
  * v to move its values (insert_race); more conflicts, none lost. */
 static void seq_plain(struct seq *v, int x)
 {
-	if (!(v->e[x]->value & EV_CADD) ||
+	if (!ev_commute_conditional(v->e[x]) ||
 	    (!v->own[x] && !(v->own[x] = malloc(sizeof *v->own[x]))))
 		return;
 	*v->own[x] = *v->e[x];
@@ -449,13 +449,6 @@ static void debug_race(const struct dpor *d, unsigned i, unsigned j,
 	fprintf(stderr, " %s\n", covered ? "covered" : "to insert");
 }
 
-/* Does e's place in a sequence move its values (seq_rebase)? */
-static bool rebased(const struct tr_event *e)
-{
-	return e->kind == EV_RMW && (e->value & EV_CADD) &&
-	       (e->value >> 16 & 0xff) != 0xff;
-}
-
 static void insert_race(struct dpor *d, unsigned i, unsigned j)
 {
 	struct seq v = { .n = 0, .at = i };
@@ -496,7 +489,7 @@ static void insert_race(struct dpor *d, unsigned i, unsigned j)
 	unsigned out[64], nout = 0;
 	bool many = false;
 	for (unsigned y = i; v.n && y < node_of[v.n - 1] && !many; y++) {
-		if (!rebased(&d->nodes[y].ev) ||
+		if (!ev_commute_conditional(&d->nodes[y].ev) ||
 		    (y != i && (y == j || !d->nodes[y].executed ||
 				!dpor_hb(d, i, &d->nodes[y].clock))))
 			continue;
@@ -510,7 +503,7 @@ static void insert_race(struct dpor *d, unsigned i, unsigned j)
 			seq_plain(&v, x);
 		else
 			for (unsigned o = 0; o < nout && out[o] < node_of[x] &&
-					     rebased(v.e[x]); o++)
+					     ev_commute_conditional(v.e[x]); o++)
 				seq_rebase(&v, x, &d->nodes[out[o]].ev,
 					   false);
 	/* a thread asleep at i that is a weak initial of v covers it --

@@ -21,7 +21,7 @@
  * value field EV_CADD | operation | width | condition | what the
  * condition tests); the search asks ev_commute about pairs, with the
  * values moved where it compares events of different states (a sleeper,
- * a wakeup sequence: ev_commute_shift, ev_commute_rebase).  The code
+ * a wakeup sequence: ev_commute_rebase).  The code
  * after the instruction is scanned once per pc (a small direct-mapped
  * cache): straight-line code and direct jumps, both sides of a
  * conditional branch to a depth of two, at most COMMUTE_SCAN instructions
@@ -119,7 +119,7 @@ static bool compared(const struct dec_insn *x, const struct dec_insn *in,
 {
 	const struct dec_local *l = &in->loc;
 
-	if (!in || l->op != DEC_LOC_ALU || l->dst != x->alu.reg ||
+	if (l->op != DEC_LOC_ALU || l->dst != x->alu.reg ||
 	    l->dst_hi8 || l->width != x->alu.width)
 		return false;
 	if (l->alu == DEC_ALU_CMP && l->imm_src && l->src == DEC_NOREG &&
@@ -299,10 +299,10 @@ bool ev_commute(const struct tr_event *a, const struct tr_event *b,
 	}
 }
 
-void ev_commute_shift(struct tr_event *s, const struct tr_event *e)
+bool ev_commute_conditional(const struct tr_event *e)
 {
-	if (ev_commute(s, e, EVO_FRONT) && cls_cond(s->value) != NO_COND)
-		*s = shifted(s, e);
+	return e->kind == EV_RMW && (e->value & EV_CADD) &&
+	       cls_cond(e->value) != NO_COND;
 }
 
 bool ev_commute_rebase(struct tr_event *out, const struct tr_event *e,
@@ -310,8 +310,7 @@ bool ev_commute_rebase(struct tr_event *out, const struct tr_event *e,
 {
 	struct tr_event neg;
 
-	if (!(e->value & EV_CADD) || cls_cond(e->value) == NO_COND ||
-	    e->kind != EV_RMW || by->kind != EV_RMW ||
+	if (!ev_commute_conditional(e) || by->kind != EV_RMW ||
 	    by->value != e->value || by->nacc != 1 || e->nacc != 1 ||
 	    by->acc[0].addr != e->acc[0].addr ||
 	    by->acc[0].size != e->acc[0].size ||

@@ -137,11 +137,13 @@ struct tr_event {
 enum tr_nondet { ND_BOOL, ND_CHAR, ND_UCHAR, ND_SHORT, ND_USHORT, ND_INT,
 		 ND_UINT, ND_LONG, ND_ULONG, ND_POINTER, ND_NTYPES };
 
-/* A locked add, sub, inc or dec of memory whose flags its code reads at
- * most through one condition (commute.c): its value is EV_CADD | the
- * operation (enum dec_alu_op) | width << 8 | condition << 16 (0xff:
- * none).  Two such events on the same location commute when neither's
- * flags are read, or when they are alike and the condition comes out
+/* A locked add, sub, inc, dec or xadd of memory whose flags (and xadd's
+ * old value) its code reads at most through one condition (commute.c):
+ * its value is EV_CADD | the operation (enum dec_alu_op) | width << 8 |
+ * condition << 16 (0xff: none, a blind add) | what it tests << 24 (the
+ * add's flags, or a compare of xadd's old value) | the compare's
+ * immediate << 32.  Two such events on the same location commute when
+ * both are blind, or when they are alike and the condition comes out
  * the same in both orders (ev_commute: how their values relate). */
 #define EV_CADD (1ll << 62)
 enum ev_order {
@@ -152,9 +154,8 @@ enum ev_order {
 };
 bool ev_commute(const struct tr_event *a, const struct tr_event *b,
 		enum ev_order how);
-/* s, asleep through e (ev_commute(s, e, EVO_FRONT)): its values after
- * e's add. */
-void ev_commute_shift(struct tr_event *s, const struct tr_event *e);
+/* Is e a conditional add (its values matter to what it commutes with)? */
+bool ev_commute_conditional(const struct tr_event *e);
 /* *out: e (a conditional add) with the add of by (alike, on its
  * location) put before it (add) or taken out from before it (!add):
  * false, *out untouched, when e's values do not depend on by. */

@@ -67,7 +67,7 @@ static void test_sleeper_shifted(void)
 	struct tr_event d3 = add(3, 0x2000, DEC_ALU_SUB, 8, CC_NE, 2, 1);
 
 	CU_ASSERT(ev_commute(&s, &d2, EVO_FRONT));
-	ev_commute_shift(&s, &d2);
+	CU_ASSERT(ev_commute_rebase(&s, &s, &d2, true));
 	CU_ASSERT_EQUAL(s.rval[0], 2);
 	CU_ASSERT_EQUAL(s.wval[0], 1);
 	CU_ASSERT(!ev_commute(&s, &d3, EVO_FRONT));
