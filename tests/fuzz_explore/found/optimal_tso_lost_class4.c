@@ -12,30 +12,13 @@
  *   x86smc --model tso --strategy source: 72 (+ 14 blocked), 60 outcomes
  *   GenMC v0.11 --tso, Nidhugg 0.4 --tso: 72;  x86smc --model sc: 72, 60
  *
- * The 9 outcomes lost are those with main 4, t3 2 and t1 not 0.  What is
- * known: a race's reversal, with buffer updates in it, meets a leaf of
- * the wakeup tree whose thread is a weak initial of the reversal and is
- * taken as covered by it ("any continuation of a leaf covers v", JACM'17
- * Def. 6.2, wakeup.c insert); with that shortcut off where updates are
- * in play this program gets 72 and all 60 outcomes, but samples/
- * sigwait_thread.c under tso then gets 26 executions for its 28 classes
- * (outcomes equal) and crash_after_output 155 for 151: the shortcut is
- * not the whole story, so that change was not kept.  Until it is
- * understood, --strategy source is the sound choice under tso.
- *
- * Narrowed down (X86SMC_DEBUG_WUT, skipping the shortcut at one leaf
- * at a time): of the 28 times insert() stops at a leaf, skipping the
- * 17th alone gives 72 executions and all 60 outcomes.  There the race
- * (3: t1's exchange of X, 11: t3's exchange of X) of the execution
- * main x3 | t1 x2 | t2 x3 | T34 (t2's buffer: the update of Y = 2) |
- * main | t3 x3 | ... inserts v = t2 t2 t2 T34 main t3 t3 at node 3; the
- * walk goes down t2's three events and stops at a leaf that is T34's
- * update: "covered".  Skipping the shortcut only at leaves that are
- * updates: this program 72 (60 outcomes), szymanski and crash_after_
- * output unchanged, triangular_end under tso 153 + 1 blocked (was + 0),
- * sigwait_thread 26 (was 28; its outcome sets are equal and its hb
- * hashes differ between strategies even at the baseline, so whether 2
- * classes are lost there is not known).
+ * The 9 outcomes lost are those with main 4, t3 2 and t1 not 0.  Cause:
+ * the weak-initial test judged t2's buffered load of X as a read of
+ * memory on v's side (where the sleep sets had let t1 sleep through it),
+ * so "t2 t2 t2, update of Y" became a branch beside t1's whose leaf then
+ * covered reversals it never ran.  Fixed by wakeup.c in_seq (2026-11-28):
+ * 72 executions, 60 outcomes; samples/wakeup_tso_bufread.c is this
+ * program, docs/EXPLORATION.md "The same on v's side".
  */
 #include <stdatomic.h>
 #include <pthread.h>
