@@ -82,15 +82,8 @@
 // outcome sc tso pso: exit 0: main 4, t3 2 3, t1 4, t2 3
 // outcome sc tso pso: exit 0: main 4, t3 2 3, t1 4, t2 4
 #include <stdatomic.h>
-#include <pthread.h>
-#include <stdio.h>
-#include <stdlib.h>
 
-static void xcreate(pthread_t *t, void *(*f)(void *), void *a)
-{
-	if (pthread_create(t, NULL, f, a))
-		exit(99);
-}
+#include "common.h"
 
 #define PACK(a, b) ((void *)((long)(a) | (long)(b) << 16))
 #define UNP(p, k) ((int)(((long)(p) >> (16 * (k))) & 0xffff))
