@@ -974,6 +974,77 @@ static void put_preemption(struct tctx *c, size_t k)
 		a, b);
 }
 
+/* Step k as put_step prints it (NULL: out of memory). */
+static char *step_line(struct tctx *c, size_t k)
+{
+	FILE *f = c->f;
+	char *s = NULL;
+	size_t len;
+
+	if (!(c->f = open_memstream(&s, &len))) {
+		c->f = f;
+		return NULL;
+	}
+	put_step(c, k);
+	fclose(c->f);
+	c->f = f;
+	return s;
+}
+
+/* Do steps a and b print alike but for their numbers (put_step's first
+ * 8 columns)?  Not their pcs: an unrolled loop's turns are at other
+ * pcs, on the same source line. */
+static bool same_step(struct tctx *c, size_t a, size_t b)
+{
+	const struct tr_event *x = &c->in->ev[a], *y = &c->in->ev[b];
+
+	if (x->tid != y->tid || x->kind != y->kind || x->nacc != y->nacc ||
+	    (x->nacc && x->acc[0].addr != y->acc[0].addr) ||
+	    c->shown[a] != c->shown[b] || preempts(c, b))
+		return false;
+	char *s = step_line(c, a), *t = step_line(c, b);
+	bool same = s && t && strlen(s) > 8 && strcmp(s + 8, t + 8) == 0;
+	free(s);
+	free(t);
+	return same;
+}
+
+#define LOOP_PERIOD 4 /* the longest loop body folded, in shown steps */
+
+/* A loop the trace shows turn by turn (a thread spinning on a flag it
+ * reads stale): the p steps from k (k shown), of one thread, repeated
+ * alike right after them; the first turn is printed step by step.
+ * Returns how many steps after the first p repeat them (a multiple of
+ * *period), 0 unless at least two more turns do. */
+static size_t repeats(struct tctx *c, size_t k, size_t *period)
+{
+	const struct trace_in *in = c->in;
+
+	for (size_t p = 1; p <= LOOP_PERIOD && k + 3 * p <= in->n; p++) {
+		if (in->ev[k + p].kind != in->ev[k].kind ||
+		    in->ev[k + p].tid != in->ev[k].tid)
+			continue; /* cheap test before rendering */
+		bool body = true;
+		for (size_t i = 1; i < p && body; i++)
+			body = !preempts(c, k + i) &&
+			       in->ev[k + i].tid == in->ev[k].tid;
+		size_t r = 0;
+		while (body && k + p + r + p <= in->n) {
+			size_t i = 0;
+			while (i < p && same_step(c, k + i, k + p + r + i))
+				i++;
+			if (i < p)
+				break;
+			r += p;
+		}
+		if (r >= 2 * p) {
+			*period = p;
+			return r;
+		}
+	}
+	return 0;
+}
+
 static void put_steps(struct tctx *c)
 {
 	size_t k = 0, n = c->in->n;
@@ -982,7 +1053,18 @@ static void put_steps(struct tctx *c)
 		if (k && preempts(c, k))
 			put_preemption(c, k);
 		if (c->shown[k]) {
-			put_step(c, k++);
+			size_t p, r = repeats(c, k, &p);
+			if (!r) {
+				put_step(c, k++);
+				continue;
+			}
+			for (size_t i = 0; i < p; i++)
+				put_step(c, k + i);
+			fprintf(c->f, "        ... the same %zu step%s %zu "
+				"more times (steps %zu-%zu)\n", p,
+				p == 1 ? "" : "s", r / p, k + p + 1,
+				k + p + r);
+			k += p + r;
 			continue;
 		}
 		int t = who(c, &c->in->ev[k]);

@@ -133,7 +133,45 @@ static void test_fence_position(void)
 	CU_ASSERT_EQUAL(r[0].load, 1);
 }
 
+/* T2 spins reading A: the first turn printed, the rest one line; a turn
+ * that differs (the value read) ends the fold, and one extra turn is
+ * printed as it is.  (Without symbols the where column is the pc: turns
+ * of an unrolled loop fold only where it names the same source line.) */
+static void test_loop_fold(void)
+{
+	struct tr_event ev[16];
+	struct trace_env env = { 0 };
+	struct trace_in in = { .model = "sc", .ev = ev, .status = "exit 0" };
+	size_t n = 0;
+	char *t;
+
+	ev[n++] = mem(1, 0x100, B, DEC_WRITE, 1);
+	for (int k = 0; k < 5; k++) {
+		ev[n++] = mem(2, 0x200, A, DEC_READ, 0);
+		ev[n++] = mem(2, 0x208, B, DEC_READ, 1);
+	}
+	ev[n++] = mem(2, 0x300, A, DEC_READ, 1); /* the turn that exits */
+	ev[n++] = mem(1, 0x110, A, DEC_WRITE, 1);
+	in.n = n;
+	t = trace_render(&env, &in);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	CU_ASSERT_PTR_NOT_NULL(strstr(t, "... the same 2 steps 4 more times "
+					 "(steps 4-11)"));
+	CU_ASSERT_PTR_NULL(strstr(t, "\n     4  T2"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(t, "\n    12  T2"));
+	free(t);
+
+	/* two turns: nothing folded */
+	in.n = 5;
+	t = trace_render(&env, &in);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	CU_ASSERT_PTR_NULL(strstr(t, "the same"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(t, "\n     5  T2"));
+	free(t);
+}
+
 static CU_TestInfo tests[] = {
+	{ "loop_fold", test_loop_fold },
 	{ "render", test_render },
 	{ "reorders", test_reorders },
 	{ "fence_position", test_fence_position },
