@@ -13,9 +13,9 @@
  * were taken as covered by that branch's leaf, whose exploration t1
  * slept through, and the 9 outcomes with main 4, t3 2 and t1 not 0 were
  * never run (63 executions, 51 outcomes, "complete"; fuzz-peers seed
- * 6226, tests/fuzz_explore/found/optimal_tso_lost_class4.c).  wakeup.c
- * in_seq places the load where v runs it: 72 executions under tso, the
- * 72 classes GenMC v0.11, Nidhugg 0.4 and Source-DPOR count.
+ * 6226 as generated).  wakeup.c in_seq places the load where v runs it:
+ * 72 executions under tso, the 72 classes GenMC v0.11, Nidhugg 0.4 and
+ * Source-DPOR count.
  */
 // expect sc: ok
 // expect tso: ok

@@ -244,16 +244,39 @@ static bool fwd_places(const struct dpor *d, const struct seq *v,
 	return fwd;
 }
 
+/* *buf: e with only the accesses in mask want, each a read of memory
+ * now (no buffer serves it: that was what left the others out). */
+static const struct tr_event *with_accesses(const struct tr_event *e,
+					    unsigned want,
+					    struct tr_event *buf)
+{
+	int keep = 0;
+
+	*buf = *e;
+	for (int i = 0; i < e->nacc; i++) {
+		if (!(want >> i & 1))
+			continue;
+		buf->acc[keep] = e->acc[i];
+		buf->rval[keep] = e->rval[i];
+		buf->wval[keep] = e->wval[i];
+		buf->fwd_seq[keep] = 0;
+		buf->fwd_slot[keep] = 0;
+		keep++;
+	}
+	buf->nacc = keep;
+	return buf;
+}
+
 /* ep as v->e[x] sees it (fwd_places): *buf, ep without the reads
- * placed at an update at or after x, the other reads as reads of
- * memory.  *kept: the accesses *buf holds (~0u: none built yet); it is
- * built again only when that set changes along v. */
+ * placed at an update at or after x (before the update: no conflict),
+ * the other reads as reads of memory.  *kept: the accesses *buf holds
+ * (~0u: none built yet); it is built again only when that set changes
+ * along v. */
 static const struct tr_event *as_seen(const struct tr_event *ep,
 				      const int *at, int x,
 				      struct tr_event *buf, unsigned *kept)
 {
 	unsigned want = 0;
-	int keep = 0;
 
 	for (int i = 0; i < ep->nacc; i++)
 		if (at[i] < x)
@@ -261,19 +284,7 @@ static const struct tr_event *as_seen(const struct tr_event *ep,
 	if (want == *kept)
 		return buf;
 	*kept = want;
-	*buf = *ep;
-	for (int i = 0; i < ep->nacc; i++) {
-		if (!(want >> i & 1))
-			continue; /* before the update: no conflict */
-		buf->acc[keep] = ep->acc[i];
-		buf->rval[keep] = ep->rval[i];
-		buf->wval[keep] = ep->wval[i];
-		buf->fwd_seq[keep] = 0;
-		buf->fwd_slot[keep] = 0;
-		keep++;
-	}
-	buf->nacc = keep;
-	return buf;
+	return with_accesses(ep, want, buf);
 }
 
 /* v->e[x] as it runs in v: a read its thread's buffer serves there --
@@ -286,32 +297,22 @@ static const struct tr_event *as_seen(const struct tr_event *ep,
  * sleep through them: the branch went beside t1's, not under it, later
  * sequences under t1 were covered by that branch's leaf, which t1 slept
  * through, and 9 outcomes were lost
- * (found/optimal_tso_lost_class4.c). */
+ * (samples/wakeup_tso_bufread.c). */
 static const struct tr_event *in_seq(const struct dpor *d,
 				     const struct seq *v, int x,
 				     struct tr_event *buf)
 {
 	const struct tr_event *e = v->e[x];
-	int i, keep = 0;
+	unsigned want = 0;
+	bool served = false;
 
-	for (i = 0; i < e->nacc && !e->fwd_seq[i]; i++)
-		;
-	if (i == e->nacc)
-		return e;
-	*buf = *e;
-	for (i = 0; i < e->nacc; i++) {
+	for (int i = 0; i < e->nacc; i++)
 		if (e->fwd_seq[i] && update_at(d, v, e->fwd_slot[i],
 					       e->fwd_seq[i]) > x)
-			continue; /* the buffer serves it */
-		buf->acc[keep] = e->acc[i];
-		buf->rval[keep] = e->rval[i];
-		buf->wval[keep] = e->wval[i];
-		buf->fwd_seq[keep] = 0;
-		buf->fwd_slot[keep] = 0;
-		keep++;
-	}
-	buf->nacc = keep;
-	return buf;
+			served = true; /* the buffer serves it */
+		else
+			want |= 1u << i;
+	return served ? with_accesses(e, want, buf) : e;
 }
 
 /* Does b, after a in a sequence, happen after it by an edge that is no

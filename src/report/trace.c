@@ -991,10 +991,10 @@ static char *step_line(struct tctx *c, size_t k)
 	return s;
 }
 
-/* Do steps a and b print alike but for their numbers (put_step's first
- * 8 columns)?  Not their pcs: an unrolled loop's turns are at other
- * pcs, on the same source line. */
-static bool same_step(struct tctx *c, size_t a, size_t b)
+/* Does step b print as step a (rendered once in *la) but for its
+ * number (put_step's first 8 columns)?  Not their pcs: an unrolled
+ * loop's turns are at other pcs, on the same source line. */
+static bool same_step(struct tctx *c, size_t a, char **la, size_t b)
 {
 	const struct tr_event *x = &c->in->ev[a], *y = &c->in->ev[b];
 
@@ -1002,14 +1002,16 @@ static bool same_step(struct tctx *c, size_t a, size_t b)
 	    (x->nacc && x->acc[0].addr != y->acc[0].addr) ||
 	    c->shown[a] != c->shown[b] || preempts(c, b))
 		return false;
-	char *s = step_line(c, a), *t = step_line(c, b);
-	bool same = s && t && strlen(s) > 8 && strcmp(s + 8, t + 8) == 0;
-	free(s);
+	if (!*la)
+		*la = step_line(c, a);
+	char *t = step_line(c, b);
+	bool same = *la && t && strlen(*la) > 8 &&
+		    strcmp(*la + 8, t + 8) == 0;
 	free(t);
 	return same;
 }
 
-#define LOOP_PERIOD 4 /* the longest loop body folded, in shown steps */
+#define LOOP_PERIOD 4 /* the longest loop body folded, in steps */
 
 /* A loop the trace shows turn by turn (a thread spinning on a flag it
  * reads stale): the p steps from k (k shown), of one thread, repeated
@@ -1019,8 +1021,11 @@ static bool same_step(struct tctx *c, size_t a, size_t b)
 static size_t repeats(struct tctx *c, size_t k, size_t *period)
 {
 	const struct trace_in *in = c->in;
+	char *line[LOOP_PERIOD] = { NULL }; /* the first turn's, rendered */
+	size_t r = 0;
 
-	for (size_t p = 1; p <= LOOP_PERIOD && k + 3 * p <= in->n; p++) {
+	for (size_t p = 1; p <= LOOP_PERIOD && k + 3 * p <= in->n && !r;
+	     p++) {
 		if (in->ev[k + p].kind != in->ev[k].kind ||
 		    in->ev[k + p].tid != in->ev[k].tid)
 			continue; /* cheap test before rendering */
@@ -1028,21 +1033,23 @@ static size_t repeats(struct tctx *c, size_t k, size_t *period)
 		for (size_t i = 1; i < p && body; i++)
 			body = !preempts(c, k + i) &&
 			       in->ev[k + i].tid == in->ev[k].tid;
-		size_t r = 0;
 		while (body && k + p + r + p <= in->n) {
 			size_t i = 0;
-			while (i < p && same_step(c, k + i, k + p + r + i))
+			while (i < p &&
+			       same_step(c, k + i, &line[i], k + p + r + i))
 				i++;
 			if (i < p)
 				break;
 			r += p;
 		}
-		if (r >= 2 * p) {
+		if (r < 2 * p)
+			r = 0;
+		else
 			*period = p;
-			return r;
-		}
 	}
-	return 0;
+	for (size_t i = 0; i < LOOP_PERIOD; i++)
+		free(line[i]);
+	return r;
 }
 
 static void put_steps(struct tctx *c)
