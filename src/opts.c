@@ -121,7 +121,7 @@ void opts_usage(void)
 	     "possible under sc,\n"
 	     "                              does the suggested fence fix it "
 	     "(default budget:\n"
-	     "                              a quarter of the search, 0.5-10 "
+	     "                              a quarter of the search, 0.1-10 "
 	     "s)\n"
 	     "  --profile                   where the time went: stops, forks, "
 	     "replay, analysis\n"

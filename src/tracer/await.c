@@ -71,11 +71,76 @@ static uint64_t seen(struct tracer *t, const struct lthread *th,
 	return v;
 }
 
+/* Do the locations th's iteration read, and those the one before it
+ * stored to, hold what they held then? */
 static bool unchanged(struct tracer *t, const struct lthread *th)
 {
 	for (int i = 0; i < th->aw.nreads; i++) {
 		const struct await_read *r = &th->aw.reads[i];
 		if (seen(t, th, r->addr, r->size) != r->val)
+			return false;
+	}
+	for (int i = 0; th->aw.prev_ok && i < th->aw.nprev; i++) {
+		const struct await_write *p = &th->aw.prev[i];
+		if (seen(t, th, p->addr, p->size) != p->val)
+			return false;
+	}
+	return true;
+}
+
+/* The iteration stored val to [addr, addr+size). */
+static bool add_write(struct await_win *w, uint64_t addr, uint64_t size,
+		      uint64_t val)
+{
+	if (size > 8)
+		return false; /* values are kept up to 8 bytes */
+	for (int i = 0; i < w->nwrites; i++)
+		if (w->writes[i].addr == addr && w->writes[i].size == size) {
+			w->writes[i].val = val;
+			return true;
+		}
+	for (int i = 0; i < w->nwrites; i++)
+		if (addr < w->writes[i].addr + w->writes[i].size &&
+		    w->writes[i].addr < addr + size)
+			return false; /* overlapping ranges: not followed */
+	if (w->nwrites == AW_MAX_WRITES)
+		return false;
+	w->writes[w->nwrites++] = (struct await_write){ addr,
+							(uint32_t)size, val };
+	return true;
+}
+
+/* A read of [addr, addr+size) that saw val: -1 if it reads a location
+ * the iteration stored to but not that store's value (another thread's
+ * store came between: the iteration is not one the thread would repeat
+ * alone), 1 if it read back its own store, 0 if the iteration did not
+ * store there. */
+static int own_read(const struct await_win *w, uint64_t addr, uint64_t size,
+		    uint64_t val)
+{
+	for (int i = 0; i < w->nwrites; i++) {
+		const struct await_write *x = &w->writes[i];
+		if (addr < x->addr + x->size && x->addr < addr + size)
+			return x->addr == addr && x->size == size &&
+					       x->val == val
+				       ? 1
+				       : -1;
+	}
+	return 0;
+}
+
+/* Did the iteration store to the same locations as the one before (its
+ * values were compared by unchanged())? */
+static bool same_stores(const struct await_win *w)
+{
+	if (!w->prev_ok || w->nwrites != w->nprev)
+		return false;
+	for (int i = 0; i < w->nwrites; i++) {
+		bool found = false;
+		for (int j = 0; j < w->nprev && !found; j++)
+			found = w->prev[j].addr == w->writes[i].addr &&
+				w->prev[j].size == w->writes[i].size;
+		if (!found)
 			return false;
 	}
 	return true;
@@ -110,7 +175,7 @@ static bool only_reads(struct await_win *w, const struct tr_event *ev)
 		w->drew = true;
 		return true;
 	}
-	if (ev->region || ev->sysno >= 0 || ev->nst)
+	if (ev->region || ev->sysno >= 0)
 		return false;
 	if (ev->kind != EV_MEM && ev->kind != EV_RMW)
 		return false;
@@ -118,13 +183,29 @@ static bool only_reads(struct await_win *w, const struct tr_event *ev)
 		const struct dec_access *a = &ev->acc[i];
 		if (a->size > 8)
 			return false; /* values are kept up to 8 bytes */
+		/* what it read: a value of the iteration's state, unless it
+		 * reads back what the iteration itself stored */
+		if (a->rw & DEC_READ) {
+			int own = own_read(w, a->addr, a->size, ev->rval[i]);
+			if (own < 0 ||
+			    (own == 0 && !add_read(w, a->addr,
+						   (uint32_t)a->size,
+						   ev->rval[i])))
+				return false;
+		}
+		/* a store, or a locked instruction that changed the value:
+		 * the next iteration may undo it (await_at_pending) */
 		if ((a->rw & DEC_WRITE) &&
-		    (!(a->rw & DEC_READ) || ev->rval[i] != ev->wval[i]))
-			return false; /* it changed memory */
-		if ((a->rw & DEC_READ) &&
-		    !add_read(w, a->addr, (uint32_t)a->size, ev->rval[i]))
+		    (!(a->rw & DEC_READ) || ev->rval[i] != ev->wval[i] ||
+		     own_read(w, a->addr, a->size, ev->rval[i]) > 0) &&
+		    !add_write(w, a->addr, a->size, ev->wval[i]))
 			return false;
 	}
+	/* tso/pso: the stores it put into its buffer */
+	for (int i = 0; i < ev->nst; i++)
+		if (!add_write(w, ev->st[i].addr, ev->st[i].size,
+			       ev->st[i].val))
+			return false;
 	return true;
 }
 
@@ -168,6 +249,8 @@ static void start(struct tracer *t, struct lthread *th)
 	w->stack0 = await_stack_hash(t, th, &th->regs);
 	w->nev = 0;
 	w->nreads = 0;
+	w->nwrites = 0;
+	w->prev_ok = false;
 	w->drew = false;
 	w->pcs[0] = w->pc0;
 }
@@ -237,6 +320,24 @@ bool await_at_pending(struct tracer *t, struct lthread *th)
 		start(t, th);
 		return false;
 	}
+	/* it stored: waiting only if the next iteration, from this same
+	 * state, stores to the same locations and leaves them as they are
+	 * now (a counter in a register besides: not taken for a wait) */
+	if (w->nwrites && (seeds || !same_stores(w))) {
+		struct await_write keep[AW_MAX_WRITES];
+		int n = w->nwrites;
+		for (int i = 0; i < n; i++) {
+			keep[i] = w->writes[i];
+			keep[i].val = seen(t, th, keep[i].addr, keep[i].size);
+		}
+		start(t, th);
+		if (!seeds) {
+			memcpy(w->prev, keep, (size_t)n * sizeof keep[0]);
+			w->nprev = n;
+			w->prev_ok = true;
+		}
+		return false;
+	}
 	w->counted = false;
 	if (seeds) {
 		int npcs = w->nev < AW_MAX_EVENTS ? w->nev : AW_MAX_EVENTS;
@@ -282,6 +383,10 @@ static bool touches(const struct await_win *w, const struct dec_access *a)
 	for (int i = 0; i < w->nreads; i++)
 		if (a->addr < w->reads[i].addr + w->reads[i].size &&
 		    w->reads[i].addr < a->addr + a->size)
+			return true;
+	for (int i = 0; w->prev_ok && i < w->nprev; i++)
+		if (a->addr < w->prev[i].addr + w->prev[i].size &&
+		    w->prev[i].addr < a->addr + a->size)
 			return true;
 	return false;
 }

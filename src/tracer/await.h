@@ -11,6 +11,13 @@
  * instruction, ...); the waking event happens before its next event.
  * When every live thread is blocked and one of them awaits, the program
  * can never make progress: a livelock.
+ *
+ * An iteration may also store to shared memory (a retry counter, a state
+ * record: `rec->pc = 0; ... rec->pc = 1; sleep(0);`) if the next
+ * iteration stores to the same locations and leaves them as the one
+ * before left them: it takes one more iteration to see that.  Those
+ * locations are then watched like the ones read: another thread's
+ * store there that changes them wakes the thread.
  */
 #ifndef X86SMC_AWAIT_H
 #define X86SMC_AWAIT_H
@@ -22,11 +29,18 @@
 
 #define AW_MAX_READS 32  /* distinct locations one iteration may read */
 #define AW_MAX_EVENTS 256 /* events one iteration may have */
+#define AW_MAX_WRITES 8   /* distinct locations one iteration may store to */
 
 struct await_read {
 	uint64_t addr;
 	uint32_t size;
 	uint64_t val; /* first 8 bytes, as the thread saw them */
+};
+
+struct await_write {
+	uint64_t addr;
+	uint32_t size;
+	uint64_t val; /* (prev) first 8 bytes at the iteration's end */
 };
 
 /* The iteration being watched, per thread. */
@@ -37,6 +51,12 @@ struct await_win {
 	uint64_t stack0;               /* hash of the used stack there */
 	int nev, nreads;
 	struct await_read reads[AW_MAX_READS];
+	/* its plain stores (locations), and the previous iteration's, with
+	 * their values where it ended (prev_ok: that iteration closed at
+	 * pc0 in the same state but for them, right before this one) */
+	int nwrites, nprev;
+	struct await_write writes[AW_MAX_WRITES], prev[AW_MAX_WRITES];
+	bool prev_ok;
 	uint64_t pcs[AW_MAX_EVENTS]; /* pcs of its events so far */
 	bool counted; /* it waits in a counted spin (spin.h): it may give up */
 	bool drew;    /* the iteration drew a value (EV_NONDET): when nothing
