@@ -251,6 +251,8 @@ static void start(struct tracer *t, struct lthread *th)
 	w->nreads = 0;
 	w->nwrites = 0;
 	w->prev_ok = false;
+	w->looped = false;
+	w->narr = 0;
 	w->drew = false;
 	w->pcs[0] = w->pc0;
 }
@@ -287,10 +289,23 @@ static bool same_but(const struct user_regs_struct *a,
 	return memcmp(&x, &y, sizeof x) == 0;
 }
 
+static bool close_at(struct tracer *t, struct lthread *th, int nev,
+		     uint32_t seeds);
+
+static uint64_t regs_hash(const struct user_regs_struct *r)
+{
+	const unsigned char *p = (const unsigned char *)r;
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < sizeof *r; i++)
+		h = (h ^ p[i]) * 1099511628211ull;
+	return h;
+}
+
 bool await_at_pending(struct tracer *t, struct lthread *th)
 {
 	struct await_win *w = &th->aw;
-	uint32_t seeds;
+	uint32_t seeds = 0;
 
 	if (w->runout)
 		return false; /* a counted spin running out: threads.c */
@@ -302,8 +317,10 @@ bool await_at_pending(struct tracer *t, struct lthread *th)
 		return false;
 	if (site(th) != w->pc0) {
 		/* a pc seen before in this window: the loop's head may be
-		 * here, not where the window began (before the loop) */
-		for (int i = 1; i < w->nev && i < AW_MAX_EVENTS; i++)
+		 * here, not where the window began (before the loop) --
+		 * unless pc0 came back already: it is in the loop */
+		for (int i = 1; !w->looped && i < w->nev && i < AW_MAX_EVENTS;
+		     i++)
 			if (w->pcs[i] == site(th)) {
 				start(t, th);
 				return false;
@@ -314,9 +331,40 @@ bool await_at_pending(struct tracer *t, struct lthread *th)
 	}
 	/* back at the iteration's start: the same state, or one that
 	 * differs only in a counter (spin.c)? */
-	if (!same_but(&th->regs, &w->regs0, &seeds) ||
-	    await_stack_hash(t, th, &th->regs) != w->stack0 || !w->nreads ||
-	    !unchanged(t, th)) {
+	if (!same_but(&th->regs, &w->regs0, &seeds)) {
+		start(t, th);
+		return false;
+	}
+	uint64_t stack = await_stack_hash(t, th, &th->regs);
+	if (stack != w->stack0) {
+		/* pc0 in another call (a helper called twice an iteration)
+		 * or in another state (what a call left below rsp the first
+		 * time round): the window goes on, and a pc met again no
+		 * longer moves it.  A return in the state of an earlier one
+		 * closes an iteration from there. */
+		uint64_t regs = regs_hash(&th->regs);
+		for (int i = 0; i < w->narr; i++)
+			if (w->arr[i].stack == stack && w->arr[i].regs == regs)
+				return close_at(t, th, w->nev - w->arr[i].nev,
+						0);
+		if (w->narr < AW_MAX_RETURNS)
+			w->arr[w->narr++] = (struct await_return){ stack, regs,
+								   w->nev };
+		w->looped = true;
+		return false;
+	}
+	return close_at(t, th, w->nev, seeds);
+}
+
+/* The iteration of th's window that ends here, its last nev events,
+ * came back to the state it began in, but for the registers in seeds:
+ * block th if it waits. */
+static bool close_at(struct tracer *t, struct lthread *th, int nev,
+		     uint32_t seeds)
+{
+	struct await_win *w = &th->aw;
+
+	if (!w->nreads || !unchanged(t, th)) {
 		start(t, th);
 		return false;
 	}
@@ -340,7 +388,7 @@ bool await_at_pending(struct tracer *t, struct lthread *th)
 	}
 	w->counted = false;
 	if (seeds) {
-		int npcs = w->nev < AW_MAX_EVENTS ? w->nev : AW_MAX_EVENTS;
+		int npcs = nev < AW_MAX_EVENTS ? nev : AW_MAX_EVENTS;
 		if (no_counted_spins() ||
 		    w->nreads > DEC_MAX_MEM || /* its timeout reads them all */
 		    (w->nc_pc == w->pc0 && w->nc_seeds == seeds) ||
@@ -361,7 +409,7 @@ bool await_at_pending(struct tracer *t, struct lthread *th)
 	 * as stutter (tracer_take_stutter) */
 	if (t->nstutter < TR_MAX_THREADS)
 		t->stutter[t->nstutter++] = (struct tr_stutter){ th->info.tid,
-								  w->nev };
+								  nev };
 	th->info.wait_addr = w->reads[0].addr;
 	/* a counted spin may also give up (run out): a timeout */
 	th->info.timed = w->counted;

@@ -30,6 +30,7 @@
 #define AW_MAX_READS 32  /* distinct locations one iteration may read */
 #define AW_MAX_EVENTS 256 /* events one iteration may have */
 #define AW_MAX_WRITES 8   /* distinct locations one iteration may store to */
+#define AW_MAX_RETURNS 8  /* returns to the window's first pc followed */
 
 struct await_read {
 	uint64_t addr;
@@ -57,6 +58,17 @@ struct await_win {
 	int nwrites, nprev;
 	struct await_write writes[AW_MAX_WRITES], prev[AW_MAX_WRITES];
 	bool prev_ok;
+	/* pc0 came back in another call or state (a helper called twice
+	 * an iteration: at -O0 every std::vector access): pc0 is in the
+	 * loop, a pc met again no longer moves the window; those returns
+	 * (stack and registers hashed, events then): coming back to one of
+	 * them closes an iteration from there */
+	bool looped;
+	int narr;
+	struct await_return {
+		uint64_t stack, regs;
+		int nev;
+	} arr[AW_MAX_RETURNS];
 	uint64_t pcs[AW_MAX_EVENTS]; /* pcs of its events so far */
 	bool counted; /* it waits in a counted spin (spin.h): it may give up */
 	bool drew;    /* the iteration drew a value (EV_NONDET): when nothing
