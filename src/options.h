@@ -21,6 +21,8 @@ struct options {
 	unsigned long max_executions;   /* 0: unlimited */
 	unsigned long max_steps;        /* per execution, 0: unlimited */
 	double timeout;                 /* seconds, 0: none */
+	unsigned long min_runs; /* executions before --timeout applies (the
+				 * fence check's searches) */
 	bool keep_going, outcomes, robustness, sanity;
 	bool no_timeouts; /* timed waits time out only when nothing runs */
 	bool profile;     /* --profile: report/profile.c */

@@ -50,6 +50,8 @@
 			 * worth a fork (~10 us a stop, ~400 us a fork) */
 #define FENCE_MIN 0.1    /* the fence check's default budget (s): at */
 #define FENCE_MAX 10.0   /* least, at most (a quarter of the search) */
+#define FENCE_RUNS 64    /* and each of its searches runs at least this
+			  * many executions, whatever the time */
 #define PCT_MAX_DEPTH 8 /* bug depth d: d - 1 priority change points */
 #define PCT_DEPTH 3
 
@@ -1330,7 +1332,8 @@ static bool limit_reached(const struct explorer *x, double t0)
 
 	if (o->max_executions && results_runs(x->res) >= o->max_executions)
 		return true;
-	return o->timeout > 0 && clock_s() - t0 >= o->timeout;
+	return o->timeout > 0 && results_runs(x->res) >= o->min_runs &&
+	       clock_s() - t0 >= o->timeout;
 }
 
 static void cover_note(struct explorer *x, bool complete, bool interrupted,
@@ -1500,6 +1503,7 @@ static bool sc_reaches(const struct options *o, struct results *res,
 	so.trace_out = so.json = NULL;
 	so.nassume_fence = 0;
 	so.timeout = budget_left(res, t0);
+	so.min_runs = o->fence_check < 0 ? FENCE_RUNS : 0;
 	explore(&so, &sr);
 	if (sr.nerrors && !same_error(&sr.errors[0], &res->errors[0]) &&
 	    clock_s() - t0 < res->fence.budget) {
@@ -1563,6 +1567,7 @@ static void verify_fences(struct explorer *x, struct fence_rec *f,
 	fo.nested = true;
 	fo.keep_going = false;
 	fo.trace_out = fo.json = NULL;
+	fo.min_runs = x->o->fence_check < 0 ? FENCE_RUNS : 0;
 	for (int round = 0; round < 3; round++) {
 		struct results fr = { 0 };
 		fo.timeout = budget_left(x->res, t0);
@@ -1618,20 +1623,25 @@ static void fence_check(struct explorer *x)
 	f->ran = true;
 	f->verified = -1;
 	/* --fence-check SECONDS; by default a quarter of the search so far
-	 * (issue 24), within FENCE_MIN..FENCE_MAX s.  The floor lets the
-	 * check of a small program end (the samples' dekker and peterson:
-	 * 0.06-0.09 s); a floor of 0.5 s cost the time to the first bug of
-	 * Nidhugg's dekker 0.09 -> 0.6 s for a check that could not end
-	 * there anyway (1,462 executions under sc). */
+	 * (issue 24), within FENCE_MIN..FENCE_MAX s, and FENCE_RUNS
+	 * executions a search (below).  A floor of 0.5 s cost the time to
+	 * the first bug of Nidhugg's dekker 0.09 -> 0.6 s for a check that
+	 * could not end there anyway (1,462 executions under sc). */
 	f->budget = o->fence_check > 0 ? o->fence_check
 				       : res->elapsed_s / 4;
 	if (o->fence_check < 0)
 		f->budget = f->budget < FENCE_MIN   ? FENCE_MIN
 			    : f->budget > FENCE_MAX ? FENCE_MAX
 						    : f->budget;
+	/* By default each search of the check runs FENCE_RUNS executions
+	 * whatever the time, so that the check of a small program ends
+	 * the same on a loaded machine (the demo's dekker: 3 executions
+	 * under sc, then the re-check), and the re-check runs after the
+	 * budget if sc came out complete (a small program) */
 	if (!sc_reaches(o, res, t0) && !proc_interrupted()) {
 		add_fences(x, f, res); /* the suggestion, verified or not */
-		if (clock_s() - t0 < f->budget)
+		if (clock_s() - t0 < f->budget ||
+		    (o->fence_check < 0 && strcmp(f->sc, "impossible") == 0))
 			verify_fences(x, f, t0);
 	}
 	f->seconds = clock_s() - t0;
