@@ -28,23 +28,13 @@ static bool no_counted_spins(void)
 	return off;
 }
 
-/* FNV-1a over the thread's used stack: [rsp - red zone, stack top),
- * which for a thread created by glibc also holds its TLS.  Private
- * stores are not events, so this is how a loop counter kept in memory
- * (at -O0) shows that the iteration was not the same. */
-uint64_t await_stack_hash(struct tracer *t, const struct lthread *th,
-			  const struct user_regs_struct *r)
+/* A hash of n bytes, eight a step (the stack is hashed at every await
+ * window's start: byte by byte it was 4 % of dekker's whole search). */
+static uint64_t hash_bytes(const uint8_t *buf, size_t n)
 {
-	static uint8_t buf[STACK_HASHED];
-	uint64_t lo = r->rsp - RED_ZONE, hi = th->stack_hi, h = 1469598103934665603ull;
+	uint64_t h = 1469598103934665603ull;
+	size_t i = 0;
 
-	if (!hi || hi <= lo)
-		return 0;
-	if (hi - lo > STACK_HASHED)
-		hi = lo + STACK_HASHED;
-	size_t n = proc_read(&t->proc, lo, buf, (size_t)(hi - lo)), i = 0;
-	/* eight bytes a step (this runs at every await window's start:
-	 * byte by byte it was 4 % of dekker's whole search) */
 	for (; i + 8 <= n; i += 8) {
 		uint64_t w;
 		memcpy(&w, buf + i, 8);
@@ -54,6 +44,30 @@ uint64_t await_stack_hash(struct tracer *t, const struct lthread *th,
 	for (; i < n; i++)
 		h = (h ^ buf[i]) * 1099511628211ull;
 	return h ^ n;
+}
+
+/* A hash of the thread's used stack: [rsp - red zone, stack top),
+ * which for a thread created by glibc also holds its TLS.  Private
+ * stores are not events, so this is how a loop counter kept in memory
+ * (at -O0) shows that the iteration was not the same. */
+uint64_t await_stack_hash(struct tracer *t, const struct lthread *th,
+			  const struct user_regs_struct *r)
+{
+	static uint8_t buf[STACK_HASHED];
+	uint64_t lo = r->rsp - RED_ZONE, hi = th->stack_hi;
+
+	if (!hi || hi <= lo)
+		return 0;
+	if (hi - lo > STACK_HASHED)
+		hi = lo + STACK_HASHED;
+	return hash_bytes(buf, proc_read(&t->proc, lo, buf,
+					 (size_t)(hi - lo)));
+}
+
+/* Do [a, a+an) and [b, b+bn) share a byte? */
+static bool overlap(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
+{
+	return a < b + bn && b < a + an;
 }
 
 /* The first 8 bytes at [addr, addr+size) as thread th would read them:
@@ -97,16 +111,17 @@ static bool add_write(struct await_win *w, uint64_t addr, uint64_t size,
 	for (int i = 0; i < w->nwrites; i++)
 		if (w->writes[i].addr == addr && w->writes[i].size == size) {
 			w->writes[i].val = val;
+			w->writes[i].at = w->nev;
 			return true;
 		}
 	for (int i = 0; i < w->nwrites; i++)
-		if (addr < w->writes[i].addr + w->writes[i].size &&
-		    w->writes[i].addr < addr + size)
+		if (overlap(addr, size, w->writes[i].addr, w->writes[i].size))
 			return false; /* overlapping ranges: not followed */
 	if (w->nwrites == AW_MAX_WRITES)
 		return false;
 	w->writes[w->nwrites++] = (struct await_write){ addr,
-							(uint32_t)size, val };
+							(uint32_t)size, val,
+							w->nev };
 	return true;
 }
 
@@ -120,7 +135,7 @@ static int own_read(const struct await_win *w, uint64_t addr, uint64_t size,
 {
 	for (int i = 0; i < w->nwrites; i++) {
 		const struct await_write *x = &w->writes[i];
-		if (addr < x->addr + x->size && x->addr < addr + size)
+		if (overlap(addr, size, x->addr, x->size))
 			return x->addr == addr && x->size == size &&
 					       x->val == val
 				       ? 1
@@ -151,11 +166,14 @@ static bool add_read(struct await_win *w, uint64_t addr, uint32_t size,
 {
 	for (int i = 0; i < w->nreads; i++)
 		if (w->reads[i].addr == addr && w->reads[i].size == size &&
-		    w->reads[i].val == val)
+		    w->reads[i].val == val) {
+			w->reads[i].at = w->nev;
 			return true;
+		}
 	if (w->nreads == AW_MAX_READS)
 		return false;
-	w->reads[w->nreads++] = (struct await_read){ addr, size, val };
+	w->reads[w->nreads++] = (struct await_read){ addr, size, val,
+						     w->nev };
 	return true;
 }
 
@@ -235,26 +253,31 @@ static uint64_t site(const struct lthread *th)
 		       : th->regs.rip;
 }
 
-static void start(struct tracer *t, struct lthread *th)
+/* A window starts at th's pending event, whose stack hashes to stack. */
+static void start_hashed(struct lthread *th, uint64_t stack)
 {
 	struct await_win *w = &th->aw;
 
 	w->on = true;
 	w->pc0 = site(th);
 	w->regs0 = th->regs;
-	/* hashed now, not lazily at the first return to pc0: waiting one
-	 * more iteration to hash there doubled the executions of the spin
-	 * samples (spin_tas 750 -> 1776, seqlock 173 -> 367), the extra
-	 * reads racing with everything; this read is cheaper */
-	w->stack0 = await_stack_hash(t, th, &th->regs);
+	w->stack0 = stack;
 	w->nev = 0;
 	w->nreads = 0;
 	w->nwrites = 0;
 	w->prev_ok = false;
-	w->looped = false;
 	w->narr = 0;
 	w->drew = false;
 	w->pcs[0] = w->pc0;
+}
+
+static void start(struct tracer *t, struct lthread *th)
+{
+	/* hashed now, not lazily at the first return to pc0: waiting one
+	 * more iteration to hash there doubled the executions of the spin
+	 * samples (spin_tas 750 -> 1776, seqlock 173 -> 367), the extra
+	 * reads racing with everything; this read is cheaper */
+	start_hashed(th, await_stack_hash(t, th, &th->regs));
 }
 
 /* Registers now against the iteration's start: true if they differ at
@@ -290,17 +313,7 @@ static bool same_but(const struct user_regs_struct *a,
 }
 
 static bool close_at(struct tracer *t, struct lthread *th, int nev,
-		     uint32_t seeds);
-
-static uint64_t regs_hash(const struct user_regs_struct *r)
-{
-	const unsigned char *p = (const unsigned char *)r;
-	uint64_t h = 1469598103934665603ull;
-
-	for (size_t i = 0; i < sizeof *r; i++)
-		h = (h ^ p[i]) * 1099511628211ull;
-	return h;
-}
+		     uint32_t seeds, uint64_t stack);
 
 bool await_at_pending(struct tracer *t, struct lthread *th)
 {
@@ -319,7 +332,7 @@ bool await_at_pending(struct tracer *t, struct lthread *th)
 		/* a pc seen before in this window: the loop's head may be
 		 * here, not where the window began (before the loop) --
 		 * unless pc0 came back already: it is in the loop */
-		for (int i = 1; !w->looped && i < w->nev && i < AW_MAX_EVENTS;
+		for (int i = 1; !w->narr && i < w->nev && i < AW_MAX_EVENTS;
 		     i++)
 			if (w->pcs[i] == site(th)) {
 				start(t, th);
@@ -342,30 +355,50 @@ bool await_at_pending(struct tracer *t, struct lthread *th)
 		 * time round): the window goes on, and a pc met again no
 		 * longer moves it.  A return in the state of an earlier one
 		 * closes an iteration from there. */
-		uint64_t regs = regs_hash(&th->regs);
+		uint64_t regs = hash_bytes((const uint8_t *)&th->regs,
+					   sizeof th->regs);
 		for (int i = 0; i < w->narr; i++)
 			if (w->arr[i].stack == stack && w->arr[i].regs == regs)
 				return close_at(t, th, w->nev - w->arr[i].nev,
-						0);
+						0, stack);
 		if (w->narr < AW_MAX_RETURNS)
 			w->arr[w->narr++] = (struct await_return){ stack, regs,
 								   w->nev };
-		w->looped = true;
 		return false;
 	}
-	return close_at(t, th, w->nev, seeds);
+	return close_at(t, th, w->nev, seeds, stack);
 }
 
 /* The iteration of th's window that ends here, its last nev events,
  * came back to the state it began in, but for the registers in seeds:
- * block th if it waits. */
+ * block th if it waits.  stack: the hash of its stack now (a window
+ * that does not close starts anew here). */
 static bool close_at(struct tracer *t, struct lthread *th, int nev,
-		     uint32_t seeds)
+		     uint32_t seeds, uint64_t stack)
 {
 	struct await_win *w = &th->aw;
+	int from = w->nev - nev, n = 0; /* the iteration: events after it */
 
-	if (!w->nreads || !unchanged(t, th)) {
-		start(t, th);
+	/* only what the iteration itself read and stored (a window that
+	 * began before it also holds what was read before); a store
+	 * before it stays as a read of the value stored, since the
+	 * iteration may have read it back (own_read) */
+	bool full = false;
+	for (int i = 0; i < w->nreads; i++)
+		if (w->reads[i].at > from)
+			w->reads[n++] = w->reads[i];
+	w->nreads = n;
+	n = 0;
+	for (int i = 0; i < w->nwrites; i++) {
+		const struct await_write *x = &w->writes[i];
+		if (x->at > from)
+			w->writes[n++] = *x;
+		else
+			full |= !add_read(w, x->addr, x->size, x->val);
+	}
+	w->nwrites = n;
+	if (full || !w->nreads || !unchanged(t, th)) {
+		start_hashed(th, stack);
 		return false;
 	}
 	/* it stored: waiting only if the next iteration, from this same
@@ -378,7 +411,7 @@ static bool close_at(struct tracer *t, struct lthread *th, int nev,
 			keep[i] = w->writes[i];
 			keep[i].val = seen(t, th, keep[i].addr, keep[i].size);
 		}
-		start(t, th);
+		start_hashed(th, stack);
 		if (!seeds) {
 			memcpy(w->prev, keep, (size_t)n * sizeof keep[0]);
 			w->nprev = n;
@@ -395,7 +428,7 @@ static bool close_at(struct tracer *t, struct lthread *th, int nev,
 		    !spin_counted(t, th, seeds, w->pcs, npcs, &w->loop)) {
 			w->nc_pc = w->pc0; /* not again at every iteration */
 			w->nc_seeds = seeds;
-			start(t, th);
+			start_hashed(th, stack);
 			return false;
 		}
 		w->counted = true;
@@ -429,12 +462,12 @@ static bool close_at(struct tracer *t, struct lthread *th, int nev,
 static bool touches(const struct await_win *w, const struct dec_access *a)
 {
 	for (int i = 0; i < w->nreads; i++)
-		if (a->addr < w->reads[i].addr + w->reads[i].size &&
-		    w->reads[i].addr < a->addr + a->size)
+		if (overlap(a->addr, a->size, w->reads[i].addr,
+			    w->reads[i].size))
 			return true;
 	for (int i = 0; w->prev_ok && i < w->nprev; i++)
-		if (a->addr < w->prev[i].addr + w->prev[i].size &&
-		    w->prev[i].addr < a->addr + a->size)
+		if (overlap(a->addr, a->size, w->prev[i].addr,
+			    w->prev[i].size))
 			return true;
 	return false;
 }

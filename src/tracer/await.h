@@ -36,12 +36,14 @@ struct await_read {
 	uint64_t addr;
 	uint32_t size;
 	uint64_t val; /* first 8 bytes, as the thread saw them */
+	int at;       /* the window's event that read it last (1-based) */
 };
 
 struct await_write {
 	uint64_t addr;
 	uint32_t size;
 	uint64_t val; /* (prev) first 8 bytes at the iteration's end */
+	int at;       /* the window's event that stored there last */
 };
 
 /* The iteration being watched, per thread. */
@@ -59,11 +61,10 @@ struct await_win {
 	struct await_write writes[AW_MAX_WRITES], prev[AW_MAX_WRITES];
 	bool prev_ok;
 	/* pc0 came back in another call or state (a helper called twice
-	 * an iteration: at -O0 every std::vector access): pc0 is in the
-	 * loop, a pc met again no longer moves the window; those returns
-	 * (stack and registers hashed, events then): coming back to one of
-	 * them closes an iteration from there */
-	bool looped;
+	 * an iteration: at -O0 every std::vector access): those returns
+	 * (stack and registers hashed, events then).  Any: pc0 is in the
+	 * loop, a pc met again no longer moves the window; coming back to
+	 * one of them closes an iteration from there */
 	int narr;
 	struct await_return {
 		uint64_t stack, regs;
