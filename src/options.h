@@ -28,7 +28,7 @@ struct options {
 	bool profile;     /* --profile: report/profile.c */
 	bool estimate;    /* --estimate: probes before the search */
 	bool no_samples;  /* --no-samples: no PCT samples beside dpor */
-	int max_threads;  /* --max-threads: logical threads (0: x86smc's 32) */
+	int max_threads;  /* --max-threads: logical threads (0: x86smc's 128) */
 	double fence_check; /* --fence-check: budget in s, 0 off, -1 default */
 	long max_timeouts; /* a thread's timeouts in a row explored (1) */
 	const char *json, *trace_out, *replay, *nondet_domain;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "options.h"
+#include "tracer/tracer.h"
 
 static const char *const models[] = { "sc", "tso", "pso" };
 static const char *const strategies[] = { "default", "dpor", "exhaustive",
@@ -47,8 +48,8 @@ void opts_usage(void)
 	     "  --max-executions N  --timeout SECONDS\n"
 	     "  --max-threads N             threads an execution may create "
 	     "(default and\n"
-	     "                              at most 32): the execution is cut "
-	     "there (exit 3)\n"
+	     "                              at most 128): the execution is "
+	     "cut there (exit 3)\n"
 	     "  --max-steps N               events per execution (default "
 	     "100000, 0 = none)\n"
 	     "  --keep-going                do not stop at the first error\n"
@@ -300,7 +301,7 @@ static int set(struct options *o, int c, const char *arg, char *err,
 			goto bad;
 		return 0;
 	case O_MAX_THREADS: /* x86smc holds TR_AUX_BASE logical threads */
-		if (parse_ulong(arg, &v) < 0 || v < 1 || v > 32)
+		if (parse_ulong(arg, &v) < 0 || v < 1 || v > TR_AUX_BASE)
 			goto bad;
 		o->max_threads = (int)v;
 		return 0;

@@ -80,7 +80,7 @@ static long gm_get(struct gmap *m, uint64_t key)
 		m->all[s] = m->wr[s] = -1;
 		for (int b = 0; b < 8; b++)
 			m->ball[8 * s + b] = m->bwr[8 * s + b] = -1;
-		m->mask[s] = 0;
+		m->mask[s] = ts_empty();
 		m->n++;
 	}
 	return (long)s;
@@ -113,12 +113,14 @@ static void gm_clear(struct gmap *m)
 	m->n = 0;
 }
 
-/* (granule, thread) as one key: user granules are below 2^45 and the
- * pseudo-locations' (EV_ADDR_FD, EV_ADDR_KERNEL) near 2^61 stay apart
- * after the shift. */
+/* (granule, thread) as one key: user granules are below 2^45, the
+ * futex and once queues' below 2^54, and the pseudo-locations'
+ * (EV_ADDR_FD, EV_ADDR_KERNEL) near 2^61 keep distinct low 56 bits:
+ * they stay apart after the shift. */
+_Static_assert(MAXT <= 256, "gt_key: a thread id in 8 bits");
 static uint64_t gt_key(uint64_t gran, int tid)
 {
-	return gran << 6 | (uint64_t)tid;
+	return gran << 8 | (uint64_t)tid;
 }
 
 /* The bytes of granule gran that [addr, addr + size) touches (a size of
@@ -161,7 +163,7 @@ static int gi_add(struct gindex *g, uint64_t gran, uint8_t bytes,
 	st = gm_get(&g->by_thread, gt_key(gran, tid));
 	if (sg < 0 || st < 0)
 		return -1;
-	g->by_gran.mask[sg] |= 1ull << tid;
+	ts_add(&g->by_gran.mask[sg], tid);
 	g->enode[g->nent] = (int32_t)node;
 	g->enext_all[g->nent] = g->by_thread.all[st];
 	g->by_thread.all[st] = (int32_t)g->nent;
@@ -226,9 +228,12 @@ static void gi_clear(struct gindex *g)
 
 static void derived_reset(struct dpor *d)
 {
-	memset(d->last, 0, sizeof d->last);
-	memset(d->incoming, 0, sizeof d->incoming);
-	memset(d->last_update, 0, sizeof d->last_update);
+	/* the rows beyond the widths were never written (see_id) */
+	memset(d->last, 0, d->wl * sizeof *d->last);
+	memset(d->incoming, 0, d->wl * sizeof *d->incoming);
+	memset(d->last + TR_AUX_BASE, 0, d->wa * sizeof *d->last);
+	memset(d->incoming + TR_AUX_BASE, 0, d->wa * sizeof *d->incoming);
+	memset(d->last_update, 0, d->wa * sizeof *d->last_update);
 	for (int i = 0; i < TR_AUX_BASE; i++) {
 		d->pend[i].head = d->pend[i].n = 0;
 		d->owner[i] = -1;
@@ -300,11 +305,26 @@ uint32_t dpor_updates_before(const struct dpor *d, int s, unsigned k)
 
 /* ---- vector clocks ---- */
 
-static void vc_join(struct vc *a, const struct vc *b)
+/* Only ids below d->wl and slots below d->wa have non-zero entries
+ * (see_id). */
+static void vc_join(const struct dpor *d, struct vc *a, const struct vc *b)
 {
-	for (int i = 0; i < MAXT; i++)
+	for (int i = 0; i < d->wl; i++)
 		if (b->c[i] > a->c[i])
 			a->c[i] = b->c[i];
+	for (int i = TR_AUX_BASE; i < TR_AUX_BASE + d->wa; i++)
+		if (b->c[i] > a->c[i])
+			a->c[i] = b->c[i];
+}
+
+/* Id t appears in the execution: the clocks' widths grow to hold it.
+ * They never shrink, so every entry beyond them is 0 in every clock. */
+static void see_id(struct dpor *d, int t)
+{
+	if (t >= 0 && t < TR_AUX_BASE && t >= d->wl)
+		d->wl = t + 1;
+	else if (t >= TR_AUX_BASE && t < MAXT && t - TR_AUX_BASE >= d->wa)
+		d->wa = t - TR_AUX_BASE + 1;
 }
 
 /* Does event node a happen before the event whose clock is c? */
@@ -466,15 +486,15 @@ static int cmp_desc(const void *x, const void *y)
  * increments cost 47 s when every event looked at all the earlier ones
  * on its granule). */
 static void granule_walk(struct dpor *d, uint64_t g, uint8_t bytes,
-			 unsigned j, bool write, uint64_t unwalked,
+			 unsigned j, bool write, tset unwalked,
 			 struct vc *c, unsigned *nc)
 {
 	const struct gindex *gi = &d->gi;
 	long sg = gm_find(&gi->by_gran, g);
-	uint64_t mask = sg >= 0 ? gi->by_gran.mask[sg] & ~unwalked : 0;
+	tset mask = sg >= 0 ? ts_minus(gi->by_gran.mask[sg], unwalked)
+			    : ts_empty();
 
-	for (; mask; mask &= mask - 1) {
-		int t = __builtin_ctzll(mask);
+	for (int t = ts_first(mask); t >= 0; t = ts_next(mask, t + 1)) {
 		long st = gm_find(&gi->by_thread, gt_key(g, t));
 		const int32_t *head = st < 0 ? NULL
 				      : (write ? gi->by_thread.ball
@@ -503,7 +523,7 @@ static void granule_walk(struct dpor *d, uint64_t g, uint8_t bytes,
 			if (cm && ++adds <= COMMUTE_WALK)
 				continue;
 			if (consider(d, i, j, nc, cm)) {
-				vc_join(c, &d->nodes[i].clock);
+				vc_join(d, c, &d->nodes[i].clock);
 				break;
 			}
 		}
@@ -522,14 +542,14 @@ static unsigned candidates(struct dpor *d, unsigned j, const struct vc *c0)
 	/* not walked: j's own thread, and a thread and the updates of its
 	 * own buffers, which never conflict (dpor_ev_conflict): walking them
 	 * cost one step per store the thread ever made there */
-	uint64_t unwalked = 1ull << p;
+	tset unwalked = ts_one(p);
 
 	if (p >= TR_AUX_BASE && d->owner[p - TR_AUX_BASE] >= 0 &&
 	    ev->kind == EV_UPDATE)
-		unwalked |= 1ull << d->owner[p - TR_AUX_BASE];
-	for (int s = 0; s < TR_AUX_BASE && p < TR_AUX_BASE; s++)
+		ts_add(&unwalked, d->owner[p - TR_AUX_BASE]);
+	for (int s = 0; s < d->wa && p < TR_AUX_BASE; s++)
 		if (d->owner[s] == p)
-			unwalked |= 1ull << (TR_AUX_BASE + s);
+			ts_add(&unwalked, TR_AUX_BASE + s);
 	if (++d->visit == 0) { /* wrapped: forget every stamp */
 		memset(d->stamp, 0xff, d->capstamp * sizeof *d->stamp);
 		d->visit = 1;
@@ -598,27 +618,27 @@ static int index_event(struct dpor *d, unsigned j)
  * event in v has no happens-before predecessor in v.  If any event of
  * thread r in v precedes f, r's first event in v does (program order), so
  * comparing with each thread's first event in v suffices. */
-static uint64_t initials(const struct dpor *d, unsigned i, unsigned j)
+static tset initials(const struct dpor *d, unsigned i, unsigned j)
 {
 	int32_t first[MAXT];
-	uint64_t seen = 0, init = 0;
+	tset seen = ts_empty(), init = ts_empty();
 
 	for (unsigned k = i + 1; k <= j; k++) {
 		const struct node *nk = &d->nodes[k];
 		int q = nk->ev.tid;
 		if (k < j && dpor_hb(d, i, &nk->clock))
 			continue; /* not in notdep(i) */
-		if (seen & (1ull << q))
+		if (q < 0 || q >= MAXT || ts_has(seen, q))
 			continue;
 		bool minimal = true;
-		for (uint64_t m = seen; m && minimal; m &= m - 1)
-			if (dpor_hb(d, (unsigned)first[__builtin_ctzll(m)],
-			       &nk->clock))
+		for (int r = ts_first(seen); r >= 0 && minimal;
+		     r = ts_next(seen, r + 1))
+			if (dpor_hb(d, (unsigned)first[r], &nk->clock))
 				minimal = false;
-		seen |= 1ull << q;
+		ts_add(&seen, q);
 		first[q] = (int32_t)k;
 		if (minimal)
-			init |= 1ull << q;
+			ts_add(&init, q);
 	}
 	return init;
 }
@@ -626,24 +646,24 @@ static uint64_t initials(const struct dpor *d, unsigned i, unsigned j)
 /* Alg. 1 lines 6-8 at node n: unless an initial is in its backtrack set
  * already, add p if it is one, else any initial.  Returns whether the
  * set grew. */
-static bool add_backtrack(struct node *n, uint64_t init, int p)
+static bool add_backtrack(struct node *n, tset init, int p)
 {
-	uint64_t old = n->backtrack;
+	tset old = n->backtrack;
 
-	if (init & n->backtrack)
+	if (ts_meets(init, n->backtrack))
 		return false;
-	if (init == 0) /* no initial is enabled there: be conservative */
-		n->backtrack |= n->enabled;
-	else if (init & (1ull << p))
-		n->backtrack |= 1ull << p;
+	if (ts_none(init)) /* no initial is enabled there: conservative */
+		n->backtrack = ts_or(n->backtrack, n->enabled);
+	else if (ts_has(init, p))
+		ts_add(&n->backtrack, p);
 	else
-		n->backtrack |= init & -init;
-	return n->backtrack != old;
+		ts_add(&n->backtrack, ts_first(init));
+	return !ts_eq(n->backtrack, old);
 }
 
 /* Add a reversal at node i (add_backtrack); a node of a --jobs prefix
  * belongs to another task, which is told of it (dpor_take_races). */
-static void backtrack_at(struct dpor *d, unsigned i, uint64_t init, int p)
+static void backtrack_at(struct dpor *d, unsigned i, tset init, int p)
 {
 	if (d->exhaustive || !add_backtrack(&d->nodes[i], init, p) ||
 	    i >= d->floor)
@@ -742,7 +762,8 @@ static long acquiring(const struct dpor *d, unsigned i, uint64_t obj,
  * run (the ones --max-timeouts bounds)? */
 static bool chosen_timeout(const struct node *n)
 {
-	return n->ev.kind == EV_TIMEOUT && (n->enabled & ~n->tmask);
+	return n->ev.kind == EV_TIMEOUT &&
+	       ts_any(ts_minus(n->enabled, n->tmask));
 }
 
 /* The event whose race with j is to be reversed when j conflicts with
@@ -805,7 +826,7 @@ static void race(struct dpor *d, unsigned i, unsigned j)
 			wut_race(d, i, j);
 		return;
 	}
-	backtrack_at(d, i, initials(d, i, j) & ni->enabled, p);
+	backtrack_at(d, i, ts_and(initials(d, i, j), ni->enabled), p);
 }
 
 /* Event j ended the timed waits of ev.woke_timed: each of those threads
@@ -820,8 +841,9 @@ static void timed_races(struct dpor *d, unsigned j)
 	struct node *nj = &d->nodes[j];
 	const struct tr_event *ev = &nj->ev;
 
-	for (uint64_t m = ev->woke_timed & nj->enabled; m; m &= m - 1) {
-		int w = __builtin_ctzll(m);
+	tset m = ts_and(ev->woke_timed, nj->enabled);
+
+	for (int w = ts_first(m); w >= 0; w = ts_next(m, w + 1)) {
 		struct tr_event to = { .tid = w, .kind = EV_TIMEOUT,
 				       .sysno = -1, .nacc = ev->nacc ? 1 : 0 };
 		if (ev->nacc)
@@ -832,7 +854,7 @@ static void timed_races(struct dpor *d, unsigned j)
 		if (!timeout_allowed(d, w))
 			continue;
 		if (!d->optimal)
-			backtrack_at(d, j, 1ull << w, w);
+			backtrack_at(d, j, ts_one(w), w);
 		else if (j >= d->target)
 			wut_event(d, j, &to);
 	}
@@ -882,10 +904,9 @@ static long last_writer(const struct dpor *d, const struct dec_access *a,
 		long sg = gm_find(&gi->by_gran, g), nb[8];
 		for (int b = 0; b < 8; b++)
 			nb[b] = -1; /* byte b's newest writer */
-		for (uint64_t m = sg >= 0 ? gi->by_gran.mask[sg] : 0; m;
-		     m &= m - 1) {
-			long st = gm_find(&gi->by_thread,
-					  gt_key(g, __builtin_ctzll(m)));
+		tset m = sg >= 0 ? gi->by_gran.mask[sg] : ts_empty();
+		for (int t = ts_first(m); t >= 0; t = ts_next(m, t + 1)) {
+			long st = gm_find(&gi->by_thread, gt_key(g, t));
 			for (int b = 0; b < 8 && st >= 0; b++) {
 				int32_t e = gi->by_thread.bwr[8 * st + b];
 				if (bytes >> b & 1 && e >= 0 &&
@@ -928,7 +949,7 @@ static void mark_own_reads(struct dpor *d, unsigned j)
 	int p = ev->tid;
 	bool updated = false;
 
-	for (int s = 0; s < TR_AUX_BASE && !updated; s++)
+	for (int s = 0; s < d->wa && !updated; s++)
 		updated = d->owner[s] == p && d->upd[s];
 	if (!updated || ev->kind == EV_UPDATE)
 		return;
@@ -956,24 +977,32 @@ static int analyse(struct dpor *d, unsigned j)
 	struct node *nj = &d->nodes[j];
 	const struct tr_event *ev = &nj->ev;
 	int p = ev->tid;
-	struct vc c = d->last[p];
+	struct vc c;
 	unsigned nc, nr = 0;
 
+	see_id(d, p);
+	if (ev->kind == EV_SPAWN)
+		see_id(d, ev->child);
+	for (int k = 0; k < ev->nst && p < TR_AUX_BASE; k++)
+		see_id(d, TR_AUX_BASE + ev->st[k].slot);
+	for (int w = ts_first(ev->woke); w >= 0; w = ts_next(ev->woke, w + 1))
+		see_id(d, w);
+	c = d->last[p];
 	if (d->optimal && p < TR_AUX_BASE)
 		mark_own_reads(d, j);
 
-	vc_join(&c, &d->incoming[p]);
+	vc_join(d, &c, &d->incoming[p]);
 	memset(&d->incoming[p], 0, sizeof d->incoming[p]);
 	/* TSO: an event that waits for an empty buffer comes after the
 	 * update that emptied it; an update comes after its own store */
 	if (p < TR_AUX_BASE && ev_needs_drain(ev))
-		for (int s = 0; s < TR_AUX_BASE; s++)
+		for (int s = 0; s < d->wa; s++)
 			if (d->owner[s] == p)
-				vc_join(&c, &d->last_update[s]);
+				vc_join(d, &c, &d->last_update[s]);
 	if (ev->kind == EV_UPDATE && p >= TR_AUX_BASE) {
 		const struct vc *st = vcq_pop(&d->pend[p - TR_AUX_BASE]);
 		if (st)
-			vc_join(&c, st);
+			vc_join(d, &c, st);
 	}
 	if (ensure_scratch(d, j + 1) < 0)
 		return -1;
@@ -989,7 +1018,7 @@ static int analyse(struct dpor *d, unsigned j)
 		 * under tso, 1,436 blocked in 100 s) */
 		if (!dpor_hb(d, i, &c) && (t == i || !dpor_hb(d, t, &c)))
 			d->cand[nr++] = i;
-		vc_join(&c, &d->nodes[i].clock);
+		vc_join(d, &c, &d->nodes[i].clock);
 	}
 	nj->idx = ++d->count[p];
 	c.c[p] = nj->idx;
@@ -997,12 +1026,12 @@ static int analyse(struct dpor *d, unsigned j)
 	d->last[p] = c;
 	d->lastev[p] = (int32_t)j;
 	if (ev->kind == EV_SPAWN && ev->child > 0 && ev->child < MAXT)
-		vc_join(&d->incoming[ev->child], &c);
+		vc_join(d, &d->incoming[ev->child], &c);
 	for (int k = 0; k < ev->nst && p < TR_AUX_BASE; k++) {
 		int s = ev->st[k].slot;
 		if (s >= TR_AUX_BASE || vcq_push(&d->pend[s], &c) < 0)
 			return -1;
-		d->owner[s] = (int8_t)p;
+		d->owner[s] = (int16_t)p;
 	}
 	if (ev->kind == EV_UPDATE && p >= TR_AUX_BASE) {
 		struct updn *u = &d->updn[p - TR_AUX_BASE];
@@ -1012,12 +1041,11 @@ static int analyse(struct dpor *d, unsigned j)
 		d->last_update[p - TR_AUX_BASE] = c;
 		d->upd[p - TR_AUX_BASE]++;
 	}
-	for (int w = 0; w < MAXT; w++)
-		if (ev->woke & (1ull << w))
-			vc_join(&d->incoming[w], &c);
+	for (int w = ts_first(ev->woke); w >= 0; w = ts_next(ev->woke, w + 1))
+		vc_join(d, &d->incoming[w], &c);
 	for (unsigned k = 0; k < nr; k++)
 		race(d, d->cand[k], j);
-	if (ev->woke_timed && !d->exhaustive)
+	if (ts_any(ev->woke_timed) && !d->exhaustive)
 		timed_races(d, j);
 	/* a timeout the search chose while another thread could run */
 	if (chosen_timeout(nj) && p < MAXT && d->tmo[p] < UINT8_MAX)
@@ -1025,12 +1053,12 @@ static int analyse(struct dpor *d, unsigned j)
 	return index_event(d, j);
 }
 
-void dpor_set_last(struct dpor *d, uint64_t last)
+void dpor_set_last(struct dpor *d, tset last)
 {
 	d->last_mask = last;
 }
 
-void dpor_set_ends(struct dpor *d, uint64_t ends)
+void dpor_set_ends(struct dpor *d, tset ends)
 {
 	d->end_mask = ends;
 }
@@ -1062,8 +1090,8 @@ bool dpor_covered(const struct dpor *d, int tid)
 {
 	struct vc c = d->last[tid];
 
-	vc_join(&c, &d->incoming[tid]);
-	for (int q = 0; q < MAXT; q++) {
+	vc_join(d, &c, &d->incoming[tid]);
+	for (int q = 0; q < MAXT; q = id_next(d, q)) {
 		/* a thread's own updates commute with its events */
 		bool own = q >= TR_AUX_BASE && d->owner[q - TR_AUX_BASE] == tid;
 		if (q != tid && !own && d->count[q] > c.c[q])
@@ -1098,7 +1126,7 @@ static void end_races(struct dpor *d, unsigned k)
 			unsigned i = d->cand[x];
 			if (!dpor_hb(d, i, &c))
 				d->cand[nr++] = i;
-			vc_join(&c, &d->nodes[i].clock);
+			vc_join(d, &c, &d->nodes[i].clock);
 		}
 		for (unsigned x = 0; x < nr; x++)
 			race(d, d->cand[x], k);
@@ -1157,20 +1185,20 @@ void dpor_ended(struct dpor *d, unsigned k)
 	 * to run, a crash in a TLS destructor, is an end in the middle.) */
 	const struct node *e = &d->nodes[k];
 	bool last_exit = e->ev.kind == EV_EXIT &&
-			 !(e->enabled & ~(1ull << e->chosen));
+			 ts_none(ts_minus(e->enabled, ts_one(e->chosen)));
 	if (e->ev.kind != EV_END && !last_exit) {
 		end_races(d, k);
 		d->nodes[k].ended = true;
 	}
 	n = &d->nodes[k];
-	for (uint64_t m = n->enabled & ~(1ull << n->chosen); m; m &= m - 1)
-		if ((d->last_mask & m & -m) &&
-		    !timeout_allowed(d, __builtin_ctzll(m)))
+	tset m = ts_minus(n->enabled, ts_one(n->chosen));
+	for (int t = ts_first(m); t >= 0; t = ts_next(m, t + 1))
+		if (ts_has(d->last_mask, t) && !timeout_allowed(d, t))
 			continue; /* a timeout beyond the bound */
 		else if (d->optimal)
-			wut_pending(d, k, __builtin_ctzll(m));
+			wut_pending(d, k, t);
 		else
-			backtrack_at(d, k, m & -m, __builtin_ctzll(m));
+			backtrack_at(d, k, ts_one(t), t);
 }
 
 /* ---- the tree ---- */
@@ -1183,12 +1211,12 @@ static bool asleep(const struct node *n, int tid)
 	return false;
 }
 
-uint64_t dpor_sleep_mask(const struct node *n)
+tset dpor_sleep_mask(const struct node *n)
 {
-	uint64_t m = 0;
+	tset m = ts_empty();
 
 	for (int i = 0; i < n->nsleep; i++)
-		m |= 1ull << n->sleep[i].tid;
+		ts_add(&m, n->sleep[i].tid);
 	return m;
 }
 
@@ -1260,22 +1288,20 @@ static unsigned preempts(const struct dpor *d, unsigned k, int t)
 	if (k == 0)
 		return 0;
 	prev = d->nodes[k - 1].chosen;
-	return t != prev && (d->nodes[k].enabled >> prev & 1);
+	return t != prev && ts_has(d->nodes[k].enabled, prev);
 }
 
 /* The threads node k may choose under the preemption bound. */
-static uint64_t allowed(struct dpor *d, unsigned k, uint64_t cand)
+static tset allowed(struct dpor *d, unsigned k, tset cand)
 {
-	uint64_t ok = 0;
+	tset ok = ts_empty();
 
 	if (d->bound < 0)
 		return cand;
-	for (uint64_t m = cand; m; m &= m - 1) {
-		int t = __builtin_ctzll(m);
+	for (int t = ts_first(cand); t >= 0; t = ts_next(cand, t + 1))
 		if (d->nodes[k].pre + preempts(d, k, t) <= (unsigned long)d->bound)
-			ok |= 1ull << t;
-	}
-	if (ok != cand)
+			ts_add(&ok, t);
+	if (!ts_eq(ok, cand))
 		d->pruned = true;
 	return ok;
 }
@@ -1292,27 +1318,27 @@ bool dpor_pruned(const struct dpor *d)
  * before -- the end came there before any of it -- and the search needed
  * to run it, to see its races with what came before the end; blocked, it
  * was an execution counted as wasted (crash_first: 2 + 1, now 3 + 0).
- * Its thread leaves n's sleep set.  Returns it as a mask, or 0. */
-static uint64_t wake_end(struct node *n, uint64_t enabled)
+ * Its thread leaves n's sleep set.  Returns it as a set, or none. */
+static tset wake_end(struct node *n, tset enabled)
 {
 	for (int i = 0; i < n->nsleep; i++) {
 		int t = n->sleep[i].tid;
-		if (!(enabled >> t & 1) || !ev_ends(&n->sleep[i].ev))
+		if (!ts_has(enabled, t) || !ev_ends(&n->sleep[i].ev))
 			continue;
 		n->sleep[i] = n->sleep[--n->nsleep];
-		return 1ull << t;
+		return ts_one(t);
 	}
-	return 0;
+	return ts_empty();
 }
 
-int dpor_choose(struct dpor *d, unsigned k, uint64_t enabled, int prefer)
+int dpor_choose(struct dpor *d, unsigned k, tset enabled, int prefer)
 {
 	struct node *n;
-	uint64_t cand;
+	tset cand;
 
 	if (k < d->n) { /* replayed prefix, or the branch to take */
 		n = &d->nodes[k];
-		if (!(enabled & (1ull << n->chosen)))
+		if (!ts_has(enabled, n->chosen))
 			return -2;
 		return n->chosen;
 	}
@@ -1329,8 +1355,8 @@ int dpor_choose(struct dpor *d, unsigned k, uint64_t enabled, int prefer)
 	if (!d->exhaustive && k > 0 &&
 	    inherit_sleep(d, n, &d->nodes[k - 1]) < 0)
 		return -2;
-	cand = allowed(d, k, enabled & ~dpor_sleep_mask(n));
-	if (!cand && !d->exhaustive)
+	cand = allowed(d, k, ts_minus(enabled, dpor_sleep_mask(n)));
+	if (ts_none(cand) && !d->exhaustive)
 		cand = allowed(d, k, wake_end(n, enabled));
 	/* A timeout is taken last (below), but it is taken: when every
 	 * other thread that could run is asleep here, it is the way on.
@@ -1339,10 +1365,10 @@ int dpor_choose(struct dpor *d, unsigned k, uint64_t enabled, int prefer)
 	 * event: a reversal puts only the thread at the race, and the
 	 * timeout comes some events later; samples/spin_futex_giveup.c:
 	 * "complete, no error" after 12 executions.) */
-	if (!cand) {
+	if (ts_none(cand)) {
 		pr_debug("blocked at %u: enabled %#lx asleep %#lx", k,
-			 (unsigned long)enabled,
-			 (unsigned long)dpor_sleep_mask(n));
+			 (unsigned long)ts_word(enabled, 0),
+			 (unsigned long)ts_word(dpor_sleep_mask(n), 0));
 		return -1; /* sleep-set blocked (or nothing within the bound) */
 	}
 	/* Optimal-DPOR: the branch of the node above guides this one */
@@ -1350,15 +1376,14 @@ int dpor_choose(struct dpor *d, unsigned k, uint64_t enabled, int prefer)
 	if (n->chosen < 0) {
 		/* a timeout only when nothing else may run: the search
 		 * reaches the others where a wake-up ended a timed wait */
-		uint64_t first = cand & ~d->last_mask ? cand & ~d->last_mask
-						      : cand;
-		if (first & ~d->end_mask)
-			first &= ~d->end_mask;
-		n->chosen = (prefer >= 0 && (first & (1ull << prefer)))
-				    ? prefer
-				    : __builtin_ctzll(first);
+		tset first = ts_minus(cand, d->last_mask);
+		if (ts_none(first))
+			first = cand;
+		if (ts_any(ts_minus(first, d->end_mask)))
+			first = ts_minus(first, d->end_mask);
+		n->chosen = ts_has(first, prefer) ? prefer : ts_first(first);
 	}
-	n->backtrack = d->exhaustive ? cand : 1ull << n->chosen;
+	n->backtrack = d->exhaustive ? cand : ts_one(n->chosen);
 	return n->chosen;
 }
 
@@ -1468,7 +1493,7 @@ int dpor_next_task(struct dpor *d)
 			break;
 		n->nvalues = n->vidx = 0;
 		if (n->executed) {
-			n->done |= 1ull << n->chosen;
+			ts_add(&n->done, n->chosen);
 			struct tr_event buf;
 			if (!d->exhaustive)
 				add_sleeper(n, n->chosen, true,
@@ -1477,21 +1502,21 @@ int dpor_next_task(struct dpor *d)
 		}
 		/* a given-away branch's event joins the sleep set before
 		 * the next branch here, as if it had been explored here */
-		if (n->noev)
+		if (ts_any(n->noev))
 			return DPOR_WAIT;
-		uint64_t cand = n->enabled & ~n->done;
+		tset cand = ts_minus(n->enabled, n->done);
 		if (!d->exhaustive)
-			cand &= ~dpor_sleep_mask(n);
-		cand = allowed(d, k, d->optimal ? cand : cand & n->backtrack);
-		int t = !d->optimal ? (cand ? __builtin_ctzll(cand) : -1)
-				    : wut_next(d, k, cand);
+			cand = ts_minus(cand, dpor_sleep_mask(n));
+		cand = allowed(d, k, d->optimal ? cand
+						: ts_and(cand, n->backtrack));
+		int t = !d->optimal ? ts_first(cand) : wut_next(d, k, cand);
 		if (t >= 0) {
 			n->chosen = t;
 			d->target = k;
 			derived_reset(d);
 			return DPOR_NEXT;
 		}
-		if (n->stolen) /* races found there may add branches here */
+		if (ts_any(n->stolen)) /* races there may add branches here */
 			return DPOR_WAIT;
 		wut_free_node(d, n);
 		free(n->sleep);
@@ -1512,18 +1537,19 @@ bool dpor_next(struct dpor *d)
  * there is explored or being explored with a known event, and no other
  * given-away branch's event is missing: the new task's sleep set is then
  * what the sequential search would have had. */
-static uint64_t stealable(struct dpor *d, unsigned k)
+static tset stealable(struct dpor *d, unsigned k)
 {
 	const struct node *n = &d->nodes[k];
-	uint64_t cand;
+	tset cand;
 
-	if (n->chosen < 0 || n->noev ||
-	    !(n->executed || (n->done >> n->chosen & 1)))
-		return 0;
-	cand = n->backtrack & n->enabled & ~n->done & ~(1ull << n->chosen);
+	if (n->chosen < 0 || ts_any(n->noev) ||
+	    !(n->executed || ts_has(n->done, n->chosen)))
+		return ts_empty();
+	cand = ts_minus(ts_and(n->backtrack, n->enabled), n->done);
+	ts_del(&cand, n->chosen);
 	if (!d->exhaustive)
-		cand &= ~dpor_sleep_mask(n);
-	return cand ? allowed(d, k, cand) : 0;
+		cand = ts_minus(cand, dpor_sleep_mask(n));
+	return ts_any(cand) ? allowed(d, k, cand) : ts_empty();
 }
 
 static void put(uint8_t **p, const void *v, size_t n)
@@ -1541,22 +1567,22 @@ static void get(const uint8_t **p, void *v, size_t n)
 /* A subtree blob: exhaustive, bound, the number of nodes, then per node
  * enabled, backtrack, done, tmask, pre, nvalues, vidx, chosen, and the last
  * node's sleepers (tid, done, event). */
-#define NODE_BYTES (4 * 8 + 4 + 2 + 2 + 4)
+#define NODE_BYTES (4 * sizeof(tset) + 4 + 2 + 2 + 4)
 
 size_t dpor_steal(struct dpor *d, void **blob, int *tid)
 {
 	unsigned k;
-	uint64_t cand = 0;
+	tset cand = ts_empty();
 
 	*blob = NULL;
-	for (k = d->floor; k < d->n && !cand; k++)
+	for (k = d->floor; k < d->n && ts_none(cand); k++)
 		cand = stealable(d, k);
-	if (!cand)
+	if (ts_none(cand))
 		return 0;
 	k--;
 	struct node *n = &d->nodes[k];
-	int t = __builtin_ctzll(cand);
-	bool cur = !(n->done >> n->chosen & 1); /* being explored */
+	int t = ts_first(cand);
+	bool cur = !ts_has(n->done, n->chosen); /* being explored */
 	int nsl = n->nsleep + cur;
 	size_t len = 16 + (size_t)(k + 1) * NODE_BYTES + 4 +
 		     (size_t)nsl * (4 + 1 + sizeof(struct tr_event));
@@ -1573,10 +1599,10 @@ size_t dpor_steal(struct dpor *d, void **blob, int *tid)
 	for (unsigned i = 0; i <= k; i++) {
 		const struct node *m = &d->nodes[i];
 		int32_t c = i == k ? t : m->chosen;
-		put(&p, &m->enabled, 8);
-		put(&p, &m->backtrack, 8);
-		put(&p, &m->done, 8);
-		put(&p, &m->tmask, 8);
+		put(&p, &m->enabled, sizeof(tset));
+		put(&p, &m->backtrack, sizeof(tset));
+		put(&p, &m->done, sizeof(tset));
+		put(&p, &m->tmask, sizeof(tset));
 		put(&p, &m->pre, 4);
 		put(&p, i == k ? &(uint16_t){ 0 } : &m->nvalues, 2);
 		put(&p, i == k ? &(uint16_t){ 0 } : &m->vidx, 2);
@@ -1595,9 +1621,9 @@ size_t dpor_steal(struct dpor *d, void **blob, int *tid)
 		put(&p, s ? &s->ev : sleeper_event(n, &buf),
 		    sizeof(struct tr_event));
 	}
-	n->done |= 1ull << t;
-	n->stolen |= 1ull << t;
-	n->noev |= 1ull << t;
+	ts_add(&n->done, t);
+	ts_add(&n->stolen, t);
+	ts_add(&n->noev, t);
 	*blob = b;
 	*tid = t;
 	return (size_t)(p - b);
@@ -1627,15 +1653,15 @@ struct dpor *dpor_load(const void *blob, size_t len)
 		int32_t c;
 		if (!m)
 			goto bad;
-		get(&p, &m->enabled, 8);
-		get(&p, &m->backtrack, 8);
-		get(&p, &m->done, 8);
-		get(&p, &m->tmask, 8);
+		get(&p, &m->enabled, sizeof(tset));
+		get(&p, &m->backtrack, sizeof(tset));
+		get(&p, &m->done, sizeof(tset));
+		get(&p, &m->tmask, sizeof(tset));
 		get(&p, &m->pre, 4);
 		get(&p, &m->nvalues, 2);
 		get(&p, &m->vidx, 2);
 		get(&p, &c, 4);
-		if (c < 0 || c >= MAXT || !(m->enabled >> c & 1))
+		if (c < 0 || c >= MAXT || !ts_has(m->enabled, c))
 			goto bad;
 		m->chosen = c;
 	}
@@ -1697,15 +1723,15 @@ int dpor_sleeper(struct dpor *d, unsigned depth, int tid,
 	if (depth >= d->n || tid < 0 || tid >= MAXT)
 		return -1;
 	struct node *n = &d->nodes[depth];
-	n->noev &= ~(1ull << tid);
+	ts_del(&n->noev, tid);
 	return d->exhaustive ? 0 : add_sleeper(n, tid, true, ev);
 }
 
 void dpor_subtree_done(struct dpor *d, unsigned depth, int tid)
 {
 	if (depth < d->n && tid >= 0 && tid < MAXT) {
-		d->nodes[depth].stolen &= ~(1ull << tid);
-		d->nodes[depth].noev &= ~(1ull << tid);
+		ts_del(&d->nodes[depth].stolen, tid);
+		ts_del(&d->nodes[depth].noev, tid);
 	}
 }
 
@@ -1736,13 +1762,13 @@ uint64_t dpor_serial(const struct dpor *d)
 }
 
 bool dpor_timeout_beyond(struct dpor *d, unsigned k, int tid,
-			 uint64_t enabled)
+			 tset enabled)
 {
-	if (d->exhaustive || !(enabled & ~d->last_mask) || tid >= MAXT ||
-	    timeout_allowed(d, tid))
+	if (d->exhaustive || ts_none(ts_minus(enabled, d->last_mask)) ||
+	    tid >= MAXT || timeout_allowed(d, tid))
 		return false;
 	if (k < d->n && d->nodes[k].chosen == tid) /* not again here */
-		d->nodes[k].done |= 1ull << tid;
+		ts_add(&d->nodes[k].done, tid);
 	return true;
 }
 
@@ -1752,12 +1778,12 @@ double dpor_explored(const struct dpor *d)
 
 	for (unsigned k = d->floor; k < d->n; k++) {
 		const struct node *n = &d->nodes[k];
-		uint64_t cur = n->chosen >= 0 ? 1ull << n->chosen : 0;
-		int all = __builtin_popcountll(n->backtrack | n->done | cur);
+		tset cur = ts_one(n->chosen); /* none if -1 */
+		int all = ts_count(ts_or(ts_or(n->backtrack, n->done), cur));
 		if (!all)
 			break;
 		share /= all;
-		f += share * __builtin_popcountll(n->done & ~cur);
+		f += share * ts_count(ts_minus(n->done, cur));
 	}
 	return f;
 }
@@ -1768,8 +1794,8 @@ double dpor_path_leaves(const struct dpor *d)
 
 	for (unsigned k = 0; k < d->n && d->nodes[k].executed; k++) {
 		const struct node *n = &d->nodes[k];
-		uint64_t cur = n->chosen >= 0 ? 1ull << n->chosen : 0;
-		p *= __builtin_popcountll(n->backtrack | n->done | cur) *
+		tset cur = ts_one(n->chosen); /* none if -1 */
+		p *= ts_count(ts_or(ts_or(n->backtrack, n->done), cur)) *
 		     (n->nvalues > 1 ? n->nvalues : 1);
 	}
 	return p;
@@ -1794,9 +1820,9 @@ const struct tr_event *dpor_event(const struct dpor *d, unsigned k)
 	return k < d->n && d->nodes[k].executed ? &d->nodes[k].ev : NULL;
 }
 
-uint64_t dpor_enabled(const struct dpor *d, unsigned k)
+tset dpor_enabled(const struct dpor *d, unsigned k)
 {
-	return k < d->n ? d->nodes[k].enabled : 0;
+	return k < d->n ? d->nodes[k].enabled : ts_empty();
 }
 
 int dpor_preemptions(const struct dpor *d)
@@ -1806,7 +1832,7 @@ int dpor_preemptions(const struct dpor *d)
 	for (unsigned k = 1; k < d->n && d->nodes[k].executed; k++) {
 		int prev = d->nodes[k - 1].chosen;
 		if (d->nodes[k].chosen != prev &&
-		    (d->nodes[k].enabled & (1ull << prev)))
+		    ts_has(d->nodes[k].enabled, prev))
 			p++;
 	}
 	return p;
@@ -1827,7 +1853,7 @@ uint64_t dpor_trace_hash(const struct dpor *d)
 			const struct node *n = &d->nodes[k];
 			fprintf(stderr, "  ev%u T%d#%u %s woke=%lx clock", k,
 				n->ev.tid, n->idx, ev_kind_name(n->ev.kind),
-				(unsigned long)n->ev.woke);
+				(unsigned long)ts_word(n->ev.woke, 0));
 			for (int t = 0; t < 4; t++)
 				fprintf(stderr, " %u", n->clock.c[t]);
 			fputc('\n', stderr);
@@ -1839,7 +1865,7 @@ uint64_t dpor_trace_hash(const struct dpor *d)
 		uint64_t h = mix(mix(n->ev.tid, n->idx), n->ev.pc);
 		if (n->ev.kind == EV_NONDET) /* inputs make other traces */
 			h = mix(h, (uint64_t)n->ev.value);
-		for (int t = 0; t < MAXT; t++)
+		for (int t = 0; t < MAXT; t = id_next(d, t))
 			if (n->clock.c[t])
 				h = mix(h, ((uint64_t)t << 32) | n->clock.c[t]);
 		sum += h;
@@ -1851,9 +1877,9 @@ int dpor_check(const struct dpor *d)
 {
 	for (unsigned k = 0; k < d->n; k++) {
 		const struct node *n = &d->nodes[k];
-		if (n->chosen < 0 || !(n->enabled & (1ull << n->chosen)))
+		if (n->chosen < 0 || !ts_has(n->enabled, n->chosen))
 			return -1;
-		if ((n->done & ~n->enabled) != 0)
+		if (ts_any(ts_minus(n->done, n->enabled)))
 			return -1;
 		if (n->executed && n->ev.tid != n->chosen)
 			return -1;

@@ -47,7 +47,7 @@ void dpor_set_optimal(struct dpor *d, bool on);
  * when every runnable thread is asleep (a sleep-set-blocked execution:
  * abandon it), -2 when the replayed prefix does not fit (the target is
  * not deterministic). */
-int dpor_choose(struct dpor *d, unsigned k, uint64_t enabled, int prefer);
+int dpor_choose(struct dpor *d, unsigned k, tset enabled, int prefer);
 
 /* Undo dpor_choose(k) when the chosen thread performed no event (it
  * blocked while running natively). */
@@ -73,7 +73,7 @@ void dpor_ended(struct dpor *d, unsigned k);
 
 /* Threads (mask) whose event at the next dpor_choose is a timeout: a
  * new node takes them only when no other thread is allowed. */
-void dpor_set_last(struct dpor *d, uint64_t last);
+void dpor_set_last(struct dpor *d, tset last);
 
 /* Threads (mask) whose event at the next dpor_choose ends the process
  * (exit_group, a failed assertion, reach_error): a free choice takes
@@ -82,7 +82,7 @@ void dpor_set_last(struct dpor *d, uint64_t last);
  * before it (dpor_ended): a branch that ends sleep-set blocked unless
  * the thread shows something outside; run after them, the end cuts
  * nothing and only races with what they show. */
-void dpor_set_ends(struct dpor *d, uint64_t ends);
+void dpor_set_ends(struct dpor *d, tset ends);
 
 /* Explore executions in which each thread times out at most n times
  * while another thread could have run (a timeout when nothing else can
@@ -101,7 +101,7 @@ double dpor_explored(const struct dpor *d);
  * chose it (a replayed prefix, a reversal's sequence): the execution is
  * then cut, as sleep-set blocked. */
 bool dpor_timeout_beyond(struct dpor *d, unsigned k, int tid,
-			 uint64_t enabled);
+			 tset enabled);
 
 /* Thread tid blocked in a spin loop after the event at point k - 1: its
  * last n events were an iteration that changed nothing (tracer.h,
@@ -141,7 +141,7 @@ unsigned dpor_floor(const struct dpor *d);
 struct dpor_race {
 	uint32_t depth;
 	int32_t tid;     /* the thread of the later event */
-	uint64_t init;   /* the initials at depth (Alg. 1 line 6) */
+	tset init;       /* the initials at depth (Alg. 1 line 6) */
 };
 unsigned dpor_take_races(struct dpor *d, struct dpor_race *out,
 			 unsigned max);
@@ -179,7 +179,7 @@ int dpor_thread_at(const struct dpor *d, unsigned k);
 /* The event performed at point k (NULL if none) and the threads that
  * were enabled there (for the error trace, src/report/trace.h). */
 const struct tr_event *dpor_event(const struct dpor *d, unsigned k);
-uint64_t dpor_enabled(const struct dpor *d, unsigned k);
+tset dpor_enabled(const struct dpor *d, unsigned k);
 /* Preemptions in the current execution: switches away from a thread that
  * could have continued. */
 int dpor_preemptions(const struct dpor *d);

@@ -34,8 +34,8 @@ static inline bool ev_ends(const struct tr_event *e)
 }
 
 struct node {
-	uint64_t enabled, backtrack, done;
-	uint64_t tmask;     /* enabled threads whose event was a timeout */
+	tset enabled, backtrack, done;
+	tset tmask;         /* enabled threads whose event was a timeout */
 	struct sleeper *sleep; /* entry sleep set, then explored threads */
 	int nsleep, capsleep;
 	int chosen;
@@ -51,7 +51,7 @@ struct node {
 	/* --jobs: threads whose subtree here was given to another task
 	 * (dpor_steal): not finished yet, and their event not known yet
 	 * (dpor_sleeper); this node waits for both before it moves on */
-	uint64_t stolen, noev;
+	tset stolen, noev;
 	/* Optimal-DPOR (wakeup.c): the branches still to explore from here
 	 * (a sibling list of wakeup-tree nodes, -1: none), and the one
 	 * being explored (its children guide the nodes below, -1 if the
@@ -82,7 +82,7 @@ struct gmap {
 	/* by_thread: per byte of the granule, the newest entry of the
 	 * chain (all, writing) that touches it: slot * 8 + byte */
 	int32_t *ball, *bwr;
-	uint64_t *mask;    /* by_gran: threads */
+	tset *mask;        /* by_gran: threads */
 	size_t cap, n;
 };
 
@@ -112,13 +112,16 @@ struct dpor {
 		struct vc *q;               /* stores, oldest first: the  */
 		size_t head, n, cap;        /* k-th update follows only   */
 	} pend[TR_AUX_BASE];                /* the k-th store             */
-	int8_t owner[TR_AUX_BASE];          /* whose stores, -1: unused   */
+	int16_t owner[TR_AUX_BASE];         /* whose stores, -1: unused   */
 	uint32_t upd[TR_AUX_BASE];          /* its updates so far         */
 	struct updn {                       /* its updates' nodes, upd[]  */
 		unsigned *node;             /* of them, in order: where   */
 		unsigned cap;               /* wakeup.c places a read its */
 	} updn[TR_AUX_BASE];                /* buffer served              */
 	uint32_t count[MAXT];
+	/* 1 + the largest logical thread id and update slot seen (dpor.c
+	 * see_id): the clocks' entries in use */
+	int wl, wa;
 	int32_t lastev[MAXT]; /* node of each thread's last event, -1 */
 	struct gindex gi;
 	unsigned *big;        /* nodes with a big access */
@@ -141,8 +144,8 @@ struct dpor {
 	 * it ends (wut_flush), when notdep(e) is known in full */
 	struct wrace { unsigned i, j; } *wr;
 	unsigned nwr, capwr;
-	uint64_t last_mask; /* dpor_set_last: timeouts, taken last */
-	uint64_t end_mask;  /* dpor_set_ends: ends of the process, free
+	tset last_mask;     /* dpor_set_last: timeouts, taken last */
+	tset end_mask;      /* dpor_set_ends: ends of the process, free
 			     * choices take them after the other threads */
 	/* timeouts (dpor_set_max_timeouts): a thread's timeouts chosen
 	 * while another thread could run (derived), the bound, and how
@@ -153,13 +156,22 @@ struct dpor {
 };
 
 
+/* The id after q among those the clocks hold (0 first; MAXT: none). */
+static inline int id_next(const struct dpor *d, int q)
+{
+	q++;
+	if (q >= d->wl && q < TR_AUX_BASE)
+		q = TR_AUX_BASE;
+	return q < TR_AUX_BASE + d->wa ? q : MAXT;
+}
+
 /* dpor.c */
 /* The updates of buffer slot s among nodes [0, k) of the execution. */
 uint32_t dpor_updates_before(const struct dpor *d, int s, unsigned k);
 bool dpor_hb(const struct dpor *d, unsigned a, const struct vc *c);
 bool dpor_ev_conflict(const struct dpor *d, const struct tr_event *a,
 		      const struct tr_event *b);
-uint64_t dpor_sleep_mask(const struct node *n);
+tset dpor_sleep_mask(const struct node *n);
 /* n's event, with the end's accesses if it ended the process in the
  * middle of its thread (n->ended): n->ev or *buf. */
 const struct tr_event *sleeper_event(const struct node *n,
@@ -185,12 +197,12 @@ void wut_event(struct dpor *d, unsigned k, const struct tr_event *e);
 /* Node k (new) takes its wakeup tree from node k - 1's branch; returns
  * the thread its leftmost branch starts with, usable now (enabled,
  * awake, allowed: mask ok), or -1. */
-int wut_enter(struct dpor *d, unsigned k, uint64_t ok);
+int wut_enter(struct dpor *d, unsigned k, tset ok);
 /* Does the branch node k - 1 follows go on with a thread of ok? */
-bool wut_guides(const struct dpor *d, unsigned k, uint64_t ok);
+bool wut_guides(const struct dpor *d, unsigned k, tset ok);
 /* Node k's next branch (its tree's leftmost usable one): the thread, or
  * -1 when none is left.  Frees the branch just explored. */
-int wut_next(struct dpor *d, unsigned k, uint64_t ok);
+int wut_next(struct dpor *d, unsigned k, tset ok);
 /* Node k performed no event after all (dpor_retract): give its branch
  * back to node k - 1. */
 void wut_retract(struct dpor *d, unsigned k);

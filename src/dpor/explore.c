@@ -460,7 +460,7 @@ static int trace_input(struct explorer *x, struct trace_in *in,
 {
 	unsigned n = dpor_length(x->dpor), m = 0;
 	struct tr_event *ev = malloc((n ? n : 1) * sizeof *ev);
-	uint64_t *en = malloc((n ? n : 1) * sizeof *en);
+	tset *en = malloc((n ? n : 1) * sizeof *en);
 	const struct tr_end *end = tracer_end(x->t);
 
 	if (!ev || !en) {
@@ -782,16 +782,18 @@ static bool timed_out_able(struct explorer *x, int i)
  * whose event is a timeout.  Every runnable thread's pending event is
  * computed first: a thread may turn out blocked (a join of a live
  * thread), and the enabled set must be exact for the tree. */
-static uint64_t runnable(struct explorer *x, uint64_t *timed)
+static tset runnable(struct explorer *x, tset *timed)
 {
 	/* the update threads of non-empty buffers can flush */
-	uint64_t m = (uint64_t)tracer_update_mask(x->t) << TR_AUX_BASE;
+	tset u = tracer_update_mask(x->t), m = ts_empty();
 
-	*timed = 0;
+	for (int s = ts_first(u); s >= 0; s = ts_next(u, s + 1))
+		ts_add(&m, TR_AUX_BASE + s);
+	*timed = ts_empty();
 	for (int i = 0; i < tracer_nthreads(x->t) && !tracer_ended(x->t); i++) {
 		bool buffered = tracer_buffered(x->t, i);
 		if (timed_out_able(x, i)) {
-			*timed |= 1ull << i; /* its event: the timeout */
+			ts_add(timed, i); /* its event: the timeout */
 			continue;
 		}
 		if (tracer_status(x->t, i) != TS_RUNNABLE)
@@ -801,42 +803,41 @@ static uint64_t runnable(struct explorer *x, uint64_t *timed)
 			continue;
 		if (buffered && ev_needs_drain(&ti->pending))
 			continue; /* waits for its buffer to drain */
-		m |= 1ull << i;
+		ts_add(&m, i);
 	}
 	/* a thread paused inside an atomic section runs alone */
-	m |= *timed;
+	m = ts_or(m, *timed);
 	int ex = tracer_ended(x->t) ? -1 : tracer_exclusive(x->t);
 	if (ex >= 0)
-		m &= 1ull << ex;
+		m = ts_and(m, ts_one(ex));
 	if (tracer_ended(x->t))
-		m = 0;
-	*timed &= m;
+		m = ts_empty();
+	*timed = ts_and(*timed, m);
 	return m;
 }
 
 /* The threads of enabled whose next event ends the process. */
-static uint64_t ends_of(struct explorer *x, uint64_t enabled)
+static tset ends_of(struct explorer *x, tset enabled)
 {
-	uint64_t e = 0;
+	tset e = ts_empty();
 
-	for (uint64_t m = enabled & ((1ull << TR_AUX_BASE) - 1); m;
-	     m &= m - 1) {
-		int i = __builtin_ctzll(m);
+	for (int i = ts_first(enabled); i >= 0 && i < TR_AUX_BASE;
+	     i = ts_next(enabled, i + 1)) {
 		const struct tr_thread_info *ti = tracer_thread(x->t, i);
 		if (ti && ti->pending.kind == EV_END)
-			e |= 1ull << i;
+			ts_add(&e, i);
 	}
 	return e;
 }
 
 /* The thread a schedule file wants now: -1 exhausted, -2 misfit. */
-static int replay_pick(struct explorer *x, uint64_t enabled)
+static int replay_pick(struct explorer *x, tset enabled)
 {
 	bool until;
 	int want;
 
 	while ((want = sched_next(&x->replay, &until)) >= 0) {
-		if (enabled & (1ull << want))
+		if (ts_has(enabled, want))
 			return want;
 		if (until && want < tracer_nthreads(x->t)) {
 			sched_until_done(&x->replay); /* it blocked: next */
@@ -877,31 +878,30 @@ static void pct_begin(struct explorer *x)
 }
 
 /* The thread the random or pct strategy wants at step k (-1: any). */
-static int strategy_pick(struct explorer *x, unsigned k, uint64_t enabled)
+static int strategy_pick(struct explorer *x, unsigned k, tset enabled)
 {
-	int best = -1, n = __builtin_popcountll(enabled);
+	int best = -1, n = ts_count(enabled);
 
 	if (x->o->strategy == STRAT_RANDOM || x->probing) {
 		int r = (int)(rnd(x) % (uint64_t)n);
-		for (uint64_t m = enabled; m; m &= m - 1)
+		for (int t = ts_first(enabled); t >= 0;
+		     t = ts_next(enabled, t + 1))
 			if (r-- == 0)
-				return __builtin_ctzll(m);
+				return t;
 	}
 	if (x->o->strategy != STRAT_PCT && !x->sampling)
 		return -1;
 	for (int i = 0; i < x->nchange; i++)
 		if (x->change[i] == k && x->cur >= 0)
 			x->prio[x->cur] = i + 1; /* below every initial one */
-	for (uint64_t m = enabled; m; m &= m - 1) {
-		int t = __builtin_ctzll(m);
+	for (int t = ts_first(enabled); t >= 0; t = ts_next(enabled, t + 1))
 		if (best < 0 || x->prio[t] > x->prio[best])
 			best = t;
-	}
 	return best;
 }
 
 /* Which thread performs event k.  -1: sleep-set blocked, -2: failure. */
-static int pick(struct explorer *x, unsigned k, uint64_t enabled)
+static int pick(struct explorer *x, unsigned k, tset enabled)
 {
 	int want = -1;
 
@@ -921,7 +921,7 @@ static int pick(struct explorer *x, unsigned k, uint64_t enabled)
 		}
 	}
 	int tid = dpor_choose(x->dpor, k, enabled,
-			      (x->cur >= 0 && (enabled >> x->cur & 1))
+			      ts_has(enabled, x->cur)
 				      ? x->cur
 				      : -1);
 	if (tid == -2)
@@ -1036,14 +1036,14 @@ static enum exec_result step_loop(struct explorer *x)
 	while (!tracer_ended(x->t)) {
 		if (proc_interrupted() || (x->abort && *x->abort))
 			return EXEC_INTERRUPTED;
-		uint64_t last;
-		uint64_t enabled = runnable(x, &last);
+		tset last;
+		tset enabled = runnable(x, &last);
 		stutters(x, k);
 		if (tracer_ended(x->t))
 			break;
-		if (enabled)
+		if (ts_any(enabled))
 			checkpoint(x, k);
-		if (!enabled) {
+		if (ts_none(enabled)) {
 			if (tracer_timeout_one(x->t) < 0)
 				tracer_set_deadlock(x->t);
 			continue;
@@ -1051,8 +1051,8 @@ static enum exec_result step_loop(struct explorer *x)
 		/* a schedule file or a sampling strategy chooses itself */
 		bool own = x->replay.s || x->o->strategy == STRAT_RANDOM ||
 			   x->o->strategy == STRAT_PCT;
-		dpor_set_last(x->dpor, own ? 0 : last);
-		dpor_set_ends(x->dpor, own ? 0 : ends_of(x, enabled));
+		dpor_set_last(x->dpor, own ? ts_empty() : last);
+		dpor_set_ends(x->dpor, own ? ts_empty() : ends_of(x, enabled));
 		int tid = pick(x, k, enabled);
 		if (tid == -1)
 			return EXEC_BLOCKED;
@@ -1060,7 +1060,7 @@ static enum exec_result step_loop(struct explorer *x)
 			return EXEC_FAILED;
 		if (tid >= TR_AUX_BASE) {
 			tracer_flush(x->t, tid - TR_AUX_BASE, &ev);
-		} else if (last >> tid & 1) {
+		} else if (ts_has(last, tid)) {
 			if (dpor_timeout_beyond(x->dpor, k, tid, enabled))
 				return EXEC_TIMEOUT_CUT;
 			x->cur = tid;

@@ -294,10 +294,11 @@ int races_event(struct races *m, unsigned k, const struct tr_event *ev,
 		join(&m->th[ev->child], &m->th[t]);
 		m->th[ev->child].c[ev->child]++;
 	}
-	for (int w = 0; w < NT; w++)
-		if (w != t && (ev->woke & (1ull << w)))
+	for (int w = ts_first(ev->woke); w >= 0 && w < NT;
+	     w = ts_next(ev->woke, w + 1))
+		if (w != t)
 			join(&m->th[w], &m->th[t]);
-	if (sync || ev->kind == EV_SPAWN || ev->woke)
+	if (sync || ev->kind == EV_SPAWN || ts_any(ev->woke))
 		m->th[t].c[t]++; /* what follows is not released yet */
 	return r;
 }

@@ -326,7 +326,7 @@ static bool edge(const struct dpor *d, const struct tr_event *a,
 
 	if (a->kind == EV_SPAWN && a->child == b->tid)
 		return true;
-	if (b->tid < MAXT && (a->woke >> b->tid & 1))
+	if (ts_has(a->woke, b->tid))
 		return true;
 	if (s >= 0 && d->owner[s] == a->tid)
 		for (int k = 0; k < a->nst; k++)
@@ -588,14 +588,14 @@ void wut_pending(struct dpor *d, unsigned k, int t)
 /* Take node n's first branch whose thread is in ok: it becomes .wcur;
  * branches before it that cannot be taken are dropped (a thread asleep
  * there has covered them).  Returns the thread or -1. */
-static int take(struct dpor *d, struct node *n, uint64_t ok)
+static int take(struct dpor *d, struct node *n, tset ok)
 {
 	while (n->wroot >= 0) {
 		int32_t c = n->wroot;
 		int t = d->wt[c].ev.tid;
 		n->wroot = d->wt[c].sibling;
 		d->wt[c].sibling = -1;
-		if (ok >> t & 1) {
+		if (ts_has(ok, t)) {
 			n->wcur = c;
 			return t;
 		}
@@ -607,19 +607,19 @@ static int take(struct dpor *d, struct node *n, uint64_t ok)
 	return -1;
 }
 
-bool wut_guides(const struct dpor *d, unsigned k, uint64_t ok)
+bool wut_guides(const struct dpor *d, unsigned k, tset ok)
 {
 	const struct node *prev = k ? &d->nodes[k - 1] : NULL;
 
 	if (!d->optimal || !prev || prev->wcur < 0)
 		return false;
 	for (int32_t c = d->wt[prev->wcur].child; c >= 0; c = d->wt[c].sibling)
-		if (ok >> d->wt[c].ev.tid & 1)
+		if (ts_has(ok, d->wt[c].ev.tid))
 			return true;
 	return false;
 }
 
-int wut_enter(struct dpor *d, unsigned k, uint64_t ok)
+int wut_enter(struct dpor *d, unsigned k, tset ok)
 {
 	struct node *n = &d->nodes[k], *prev = k ? &d->nodes[k - 1] : NULL;
 
@@ -638,7 +638,7 @@ int wut_enter(struct dpor *d, unsigned k, uint64_t ok)
 	return take(d, n, ok);
 }
 
-int wut_next(struct dpor *d, unsigned k, uint64_t ok)
+int wut_next(struct dpor *d, unsigned k, tset ok)
 {
 	struct node *n = &d->nodes[k];
 

@@ -214,9 +214,9 @@ static int analyse(struct hb *h, size_t j)
 	h->last[p] = (long)j;
 	if (ev->kind == EV_SPAWN)
 		wake(h, ev->child, j, E_SPAWN);
-	for (int w = 0; w < NT; w++)
-		if (ev->woke >> w & 1)
-			wake(h, w, j, ev->kind == EV_EXIT ? E_JOIN : E_WAKE);
+	for (int w = ts_first(ev->woke); w >= 0 && w < NT;
+	     w = ts_next(ev->woke, w + 1))
+		wake(h, w, j, ev->kind == EV_EXIT ? E_JOIN : E_WAKE);
 	for (int k = 0; k < ev->nst && p < TR_AUX_BASE; k++)
 		if (ev->st[k].slot < NSLOT)
 			h->owner[ev->st[k].slot] = p;

@@ -961,7 +961,7 @@ static bool preempts(const struct tctx *c, size_t k)
 	int prev = k ? in->ev[k - 1].tid : -1;
 
 	return in->enabled && prev >= 0 && in->ev[k].tid != prev &&
-	       prev < 64 && (in->enabled[k] >> prev & 1);
+	       ts_has(in->enabled[k], prev);
 }
 
 static void put_preemption(struct tctx *c, size_t k)

@@ -50,7 +50,7 @@ struct trace_env {
 struct trace_in {
 	const char *model;         /* "sc", "tso", "pso" */
 	const struct tr_event *ev; /* the steps, in execution order */
-	const uint64_t *enabled;   /* threads enabled before each, or NULL */
+	const tset *enabled;       /* threads enabled before each, or NULL */
 	size_t n;
 	int preemptions;
 	const struct error_rec *err; /* NULL: the execution had no error */

@@ -491,6 +491,6 @@ void await_wake(struct tracer *t, const struct tr_event *ev)
 		th->info.status = TS_RUNNABLE;
 		th->info.wait = TW_NONE;
 		th->aw.on = false;
-		t->woken |= 1ull << i;
+		ts_add(&t->woken, i);
 	}
 }

@@ -86,17 +86,17 @@ void futex_block(struct tracer *t, struct lthread *th, enum tr_wait w,
 		}
 }
 
-uint64_t futex_take_woken(struct tracer *t)
+tset futex_take_woken(struct tracer *t)
 {
-	uint64_t w = t->woken;
+	tset w = t->woken;
 
-	t->woken = 0;
+	t->woken = ts_empty();
 	return w;
 }
 
 void futex_resume(struct tracer *t, struct lthread *th, long result)
 {
-	t->woken |= 1ull << th->info.tid;
+	ts_add(&t->woken, th->info.tid);
 	th->info.status = TS_RUNNABLE;
 	th->info.wait = TW_NONE;
 	th->need_advance = true;

@@ -29,7 +29,9 @@ struct tr_snapshot {
 struct tr_checkpoint {
 	struct tr_checkpoint *next; /* the tracer's list of live ones */
 	struct proc proc;           /* the stopped copy */
-	struct lthread th[TR_MAX_THREADS];
+	struct lthread *th; /* nthreads of them: a checkpoint a few dozen
+			     * executions take must not cost a copy (or a
+			     * calloc) of all TR_MAX_THREADS */
 	int nthreads, cur;
 	bool native;
 	unsigned probe_events; /* a probe's state (tracer_step) */
@@ -152,7 +154,9 @@ static void cp_free(struct tr_checkpoint *c)
 	fdstate_free(&c->fds);
 	rc_maps_free(&c->maps);
 	free(c->xstate);
-	free_threads(c->th, c->nthreads);
+	if (c->th)
+		free_threads(c->th, c->nthreads);
+	free(c->th);
 	for (int fd = 1; fd <= 2; fd++)
 		free(c->out[fd].buf);
 	free(c);
@@ -173,6 +177,12 @@ static struct tr_checkpoint *capture_at(struct tracer *t, uint64_t pc)
 	c->proc.pid = 0;
 	c->proc.memfd = -1;
 	c->nthreads = t->nthreads;
+	c->th = calloc(t->nthreads ? t->nthreads : 1, sizeof *c->th);
+	if (!c->th) {
+		c->nthreads = 0;
+		cp_free(c);
+		return NULL;
+	}
 	if (tr_sync_regs(t) < 0 ||
 	    proc_getxstate(&t->proc, t->th[t->cur].xstate) < 0 ||
 	    (pid = fork_at(t, &t->proc, pc, &rebp)) < 0 ||
@@ -230,7 +240,7 @@ static int adopt(struct tracer *t, const struct tr_checkpoint *c)
 	t->nslots = c->nslots;
 	memset(&t->end, 0, sizeof t->end);
 	t->steps = c->steps;
-	t->woken = 0;
+	t->woken = ts_empty();
 	t->nstutter = 0;
 	t->new_escapes = 0;
 	t->maps.stale = true; /* it may have mapped less by then */

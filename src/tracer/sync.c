@@ -229,7 +229,7 @@ static void cond_wake(struct tracer *t, uint64_t c, bool all)
 		best->info.wait = TW_NONE;
 		best->need_advance = true;
 		best->info.pending_known = false;
-		t->woken |= 1ull << best->info.tid;
+		ts_add(&t->woken, best->info.tid);
 		if (!all)
 			return;
 	}
@@ -778,7 +778,7 @@ static int barrier_perform(struct tracer *t, struct lthread *th, uint64_t b,
 			o->info.status = TS_RUNNABLE;
 			o->info.wait = TW_NONE;
 			o->need_advance = true;
-			t->woken |= 1ull << i;
+			ts_add(&t->woken, i);
 			if (vf_return(t, o, true, 0) < 0)
 				return -1;
 		}

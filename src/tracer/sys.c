@@ -403,7 +403,7 @@ static void wake_for_signal(struct tracer *t, struct lthread *o)
 		o->info.status = TS_RUNNABLE;
 		o->info.wait = TW_NONE;
 		await_reset(o);
-		t->woken |= 1ull << o->info.tid;
+		ts_add(&t->woken, o->info.tid);
 	} else {
 		futex_interrupt(t, o);
 	}

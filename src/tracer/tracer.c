@@ -1304,12 +1304,12 @@ int tracer_slot_owner(const struct tracer *t, int slot)
 	return slot >= 0 && slot < t->nslots ? t->slot[slot].owner : -1;
 }
 
-uint32_t tracer_update_mask(const struct tracer *t)
+tset tracer_update_mask(const struct tracer *t)
 {
-	uint32_t m = 0;
+	tset m = ts_empty();
 
 	for (int i = 0; i < t->nthreads; i++)
-		m |= sb_tags(&t->th[i].sb);
+		m = ts_or(m, sb_tags(&t->th[i].sb));
 	return m;
 }
 
@@ -1409,10 +1409,11 @@ int tracer_step(struct tracer *t, int tid, struct tr_event *done)
 	 * them (the thread's clock covers every event). */
 	bool probing = t->probe_events > 0 || t->probe_tail ||
 		       t->nthreads == 1;
-	uint64_t timed = 0, seq[TR_AUX_BASE];
+	tset timed = ts_empty();
+	uint64_t seq[TR_AUX_BASE];
 	for (int i = 0; i < t->nthreads && i < TR_AUX_BASE; i++)
 		if (t->th[i].info.status == TS_BLOCKED && t->th[i].info.timed) {
-			timed |= 1ull << i;
+			ts_add(&timed, i);
 			seq[i] = t->th[i].wait_seq;
 		}
 	*done = th->info.pending;
@@ -1446,13 +1447,12 @@ int tracer_step(struct tracer *t, int tid, struct tr_event *done)
 	/* a region's wake-ups and child are known once it has run */
 	done->woke = futex_take_woken(t);
 	/* the timed waits it ended (woken, or looking again) */
-	done->woke_timed = 0;
-	for (uint64_t m = timed; m; m &= m - 1) {
-		int i = __builtin_ctzll(m);
+	done->woke_timed = ts_empty();
+	for (int i = ts_first(timed); i >= 0; i = ts_next(timed, i + 1)) {
 		const struct lthread *o = &t->th[i];
 		if (o->info.status != TS_BLOCKED || !o->info.timed ||
 		    o->wait_seq != seq[i])
-			done->woke_timed |= 1ull << i;
+			ts_add(&done->woke_timed, i);
 	}
 	if (done->region == RG_CREATE)
 		done->child = th->region_child;

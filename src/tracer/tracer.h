@@ -30,11 +30,12 @@
 #include <sys/types.h>
 
 #include "decode/decode.h"
+#include "tracer/tset.h"
 
-#define TR_MAX_THREADS 64 /* ids: logical threads and update threads */
+#define TR_MAX_THREADS TS_BITS /* ids: logical and update threads */
 /* Under TSO, logical thread T's stores leave its store buffer through the
  * update events of its auxiliary *update thread* TR_AUX_BASE + T. */
-#define TR_AUX_BASE 32
+#define TR_AUX_BASE (TR_MAX_THREADS / 2)
 
 enum ev_kind {
 	EV_NONE = 0,
@@ -96,9 +97,9 @@ struct tr_event {
 	int child;     /* EV_SPAWN: id of the new thread; EV_JOIN: of the
 			* thread joined */
 	int fd;        /* EV_OUTPUT: 1 or 2 */
-	uint64_t woke; /* threads this event made runnable (futex wake,
+	tset woke;     /* threads this event made runnable (futex wake,
 			* exit waking joiners): they happen after it */
-	uint64_t woke_timed; /* threads whose timed wait this event ended:
+	tset woke_timed; /* threads whose timed wait this event ended:
 			      * their timeout could have come first */
 	uint8_t region; /* enum tr_region: performed as one atomic step */
 	/* Values of plain and locked accesses (first 8 bytes, little-endian):
@@ -392,9 +393,9 @@ void tracer_allow_native(struct tracer *t, bool ok);
 
 /* tso/pso: does thread tid have buffered stores? */
 bool tracer_buffered(const struct tracer *t, int tid);
-/* The buffers (slots) holding stores, bit s for slot s: the update
+/* The buffers (slots) holding stores, id s for slot s: the update
  * threads TR_AUX_BASE + s that can run now. */
-uint32_t tracer_update_mask(const struct tracer *t);
+tset tracer_update_mask(const struct tracer *t);
 /* The thread whose stores slot s buffers (-1: none yet). */
 int tracer_slot_owner(const struct tracer *t, int slot);
 /* The update event of slot s: its oldest store reaches memory. */

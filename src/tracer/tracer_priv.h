@@ -123,7 +123,7 @@ struct tracer {
 	bool own_escapes;
 	size_t new_escapes;      /* granules this execution made escaped */
 	uint64_t wait_seq;
-	uint64_t woken;          /* threads woken by the current event */
+	tset woken;              /* threads woken by the current event */
 	struct walk_scratch *walk; /* walk.c */
 	uint64_t next_start_routine; /* for the clone of an RG_CREATE */
 #define TR_RUNTIME_MAX 64
@@ -407,7 +407,7 @@ long futex_op(struct tracer *t, struct lthread *th, struct tr_event *ev);
 void futex_accesses(const long a[6], struct tr_event *ev);
 int futex_wake(struct tracer *t, uint64_t addr, int n, uint32_t bitset);
 /* Threads woken since the last call (bit per thread id). */
-uint64_t futex_take_woken(struct tracer *t);
+tset futex_take_woken(struct tracer *t);
 /* A signal arrives for th blocked in a futex wait: it returns EINTR (a
  * spurious wake-up, which every futex user must handle) so that the
  * handler runs. */

@@ -15,9 +15,9 @@ static void hold(struct sb *b, int tag, int d)
 		return;
 	b->held[tag] += (uint32_t)d;
 	if (b->held[tag])
-		b->tags |= 1u << tag;
+		ts_add(&b->tags, tag);
 	else
-		b->tags &= ~(1u << tag);
+		ts_del(&b->tags, tag);
 }
 
 static int grow(struct sb *b)
@@ -167,7 +167,8 @@ void sb_free(struct sb *b)
 
 int sb_check(const struct sb *b)
 {
-	uint32_t held[SB_MAX_TAGS] = { 0 }, tags = 0;
+	uint32_t held[SB_MAX_TAGS] = { 0 };
+	tset tags = ts_empty();
 
 	if (b->n > b->cap || (b->cap && b->head >= b->cap))
 		return -1;
@@ -177,10 +178,12 @@ int sb_check(const struct sb *b)
 			return -1;
 		if (e->tag >= 0 && e->tag < SB_MAX_TAGS) {
 			held[e->tag]++;
-			tags |= 1u << e->tag;
+			ts_add(&tags, e->tag);
 		}
 	}
-	return tags == b->tags && !memcmp(held, b->held, sizeof held) ? 0 : -1;
+	return ts_eq(tags, b->tags) && !memcmp(held, b->held, sizeof held)
+		       ? 0
+		       : -1;
 }
 
 int sb_copy(struct sb *dst, const struct sb *src)

@@ -19,7 +19,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SB_MAX_TAGS 32
+#include "tracer/tset.h"
+
+/* tags: the update threads' slots (tracer.h: TR_MAX_THREADS -
+ * TR_AUX_BASE of them) */
+#define SB_MAX_TAGS (TS_BITS / 2)
 
 struct sb_entry {
 	uint64_t addr;
@@ -34,7 +38,7 @@ struct sb {
 	size_t head, n, cap;
 	uint32_t pushed[SB_MAX_TAGS]; /* stores pushed per tag */
 	uint32_t held[SB_MAX_TAGS];   /* entries held now, per tag */
-	uint32_t tags;                /* the tags with held[tag] > 0 */
+	tset tags;                    /* the tags with held[tag] > 0 */
 };
 
 int sb_push(struct sb *b, uint64_t addr, const uint8_t *bytes,
@@ -49,9 +53,9 @@ void sb_pop_tag(struct sb *b, int tag);
  * each; stops when fn returns non-zero and returns that. */
 int sb_overlaps(const struct sb *b, uint64_t addr, uint64_t size,
 		int (*fn)(const struct sb_entry *e, void *arg), void *arg);
-/* The tags the buffer holds entries of, as a mask (tags < 32; O(1),
- * however long the buffer: a thread may buffer 100,000 stores). */
-static inline uint32_t sb_tags(const struct sb *b)
+/* The tags the buffer holds entries of, as a set (tags < SB_MAX_TAGS;
+ * O(1), however long the buffer: a thread may buffer 100,000 stores). */
+static inline tset sb_tags(const struct sb *b)
 {
 	return b->tags;
 }

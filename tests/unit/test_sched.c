@@ -74,7 +74,7 @@ static void test_dpor_values(void)
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
 	do {
-		CU_ASSERT_EQUAL(dpor_choose(d, 0, 1, 0), 0);
+		CU_ASSERT_EQUAL(dpor_choose(d, 0, ts_one(0), 0), 0);
 		int i = dpor_value(d, 0, 3);
 		CU_ASSERT(i >= 0 && i < 3);
 		if (i >= 0 && i < 3)

@@ -41,7 +41,7 @@ static struct tr_event update(int s, uint64_t addr, uint64_t val)
 }
 
 /* Dekker under tso: both stores buffered, both loads read 0. */
-static void dekker(struct tr_event *ev, uint64_t *en)
+static void dekker(struct tr_event *ev, tset *en)
 {
 	ev[0] = store(1, 0x100, A, 1, 1);
 	ev[1] = mem(1, 0x110, B, DEC_READ, 0);
@@ -49,15 +49,17 @@ static void dekker(struct tr_event *ev, uint64_t *en)
 	ev[3] = mem(2, 0x210, A, DEC_READ, 0);
 	ev[4] = update(1, A, 1);
 	ev[5] = update(2, B, 1);
-	for (int k = 0; k < 6; k++)
-		en[k] = 0x6ull | 1ull << (TR_AUX_BASE + 1) |
-			1ull << (TR_AUX_BASE + 2);
+	for (int k = 0; k < 6; k++) {
+		en[k] = ts_range(1, 3);
+		ts_add(&en[k], TR_AUX_BASE + 1);
+		ts_add(&en[k], TR_AUX_BASE + 2);
+	}
 }
 
 static void test_render(void)
 {
 	struct tr_event ev[6];
-	uint64_t en[6];
+	tset en[6];
 	struct trace_env env = { 0 };
 	struct trace_in in = { .model = "tso", .ev = ev, .enabled = en,
 			       .n = 6, .status = "exit 0" };
@@ -82,7 +84,7 @@ static void test_render(void)
 static void test_reorders(void)
 {
 	struct tr_event ev[6];
-	uint64_t en[6];
+	tset en[6];
 	struct trace_env env = { 0 };
 	struct trace_in in = { .model = "tso", .ev = ev, .enabled = en,
 			       .n = 6 };
