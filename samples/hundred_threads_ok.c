@@ -5,5 +5,7 @@
 // expect tso: ok
 // expect pso: ok
 // outcome sc tso pso: exit 0: 100 threads: sum of squares below 300 = 8955050
+#include "common.h"
+
 #define NO_RACE
 #include "hundred_threads.c"

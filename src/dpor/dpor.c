@@ -279,6 +279,7 @@ void dpor_free(struct dpor *d)
 	free(d->big);
 	free(d->stamp);
 	free(d->cand);
+	free(d->clk);
 	free(d->out);
 	wut_free_all(d);
 	for (int i = 0; i < TR_AUX_BASE; i++) {
@@ -333,6 +334,74 @@ bool dpor_hb(const struct dpor *d, unsigned a, const struct vc *c)
 	const struct node *na = &d->nodes[a];
 
 	return c->c[na->ev.tid] >= na->idx;
+}
+
+/* Entry t of node k's clock. */
+static uint32_t node_clock(const struct dpor *d, unsigned k, int t)
+{
+	const struct node *n = &d->nodes[k];
+
+	if (t >= 0 && t < n->cl)
+		return d->clk[n->coff + t];
+	t -= TR_AUX_BASE;
+	return t >= 0 && t < n->ca ? d->clk[n->coff + n->cl + t] : 0;
+}
+
+bool dpor_hb_node(const struct dpor *d, unsigned a, unsigned k)
+{
+	const struct node *na = &d->nodes[a];
+
+	return node_clock(d, k, na->ev.tid) >= na->idx;
+}
+
+static void vc_join_node(const struct dpor *d, struct vc *a, unsigned k)
+{
+	const struct node *n = &d->nodes[k];
+	const uint32_t *b = d->clk + n->coff;
+
+	for (int i = 0; i < n->cl; i++)
+		if (b[i] > a->c[i])
+			a->c[i] = b[i];
+	b += n->cl;
+	for (int i = 0; i < n->ca; i++)
+		if (b[i] > a->c[TR_AUX_BASE + i])
+			a->c[TR_AUX_BASE + i] = b[i];
+}
+
+/* Node k's clock becomes c (its ids in use), after node k-1's. */
+static int store_clock(struct dpor *d, unsigned k, const struct vc *c)
+{
+	struct node *n = &d->nodes[k];
+	const struct node *p = k ? &d->nodes[k - 1] : NULL;
+	size_t off = p ? (size_t)p->coff + p->cl + p->ca : 0;
+	size_t need = off + (size_t)d->wl + (size_t)d->wa;
+
+	if (need > UINT32_MAX)
+		return -1;
+	if (need > d->capclk) {
+		size_t cap = d->capclk ? 2 * d->capclk : 4096;
+		while (cap < need)
+			cap *= 2;
+		uint32_t *x = realloc(d->clk, cap * sizeof *x);
+		if (!x)
+			return -1;
+		d->clk = x;
+		d->capclk = cap;
+	}
+	n->coff = (uint32_t)off;
+	n->cl = (uint16_t)d->wl;
+	n->ca = (uint16_t)d->wa;
+	memcpy(d->clk + off, c->c, d->wl * sizeof *c->c);
+	memcpy(d->clk + off + d->wl, c->c + TR_AUX_BASE,
+	       d->wa * sizeof *c->c);
+	return 0;
+}
+
+/* c becomes node k's clock. */
+static void load_clock(const struct dpor *d, unsigned k, struct vc *c)
+{
+	memset(c, 0, sizeof *c);
+	vc_join_node(d, c, k);
 }
 
 /* ---- conflicts ---- */
@@ -523,7 +592,7 @@ static void granule_walk(struct dpor *d, uint64_t g, uint8_t bytes,
 			if (cm && ++adds <= COMMUTE_WALK)
 				continue;
 			if (consider(d, i, j, nc, cm)) {
-				vc_join(d, c, &d->nodes[i].clock);
+				vc_join_node(d, c, i);
 				break;
 			}
 		}
@@ -626,14 +695,14 @@ static tset initials(const struct dpor *d, unsigned i, unsigned j)
 	for (unsigned k = i + 1; k <= j; k++) {
 		const struct node *nk = &d->nodes[k];
 		int q = nk->ev.tid;
-		if (k < j && dpor_hb(d, i, &nk->clock))
+		if (k < j && dpor_hb_node(d, i, k))
 			continue; /* not in notdep(i) */
 		if (q < 0 || q >= MAXT || ts_has(seen, q))
 			continue;
 		bool minimal = true;
 		for (int r = ts_first(seen); r >= 0 && minimal;
 		     r = ts_next(seen, r + 1))
-			if (dpor_hb(d, (unsigned)first[r], &nk->clock))
+			if (dpor_hb_node(d, (unsigned)first[r], k))
 				minimal = false;
 		ts_add(&seen, q);
 		first[q] = (int32_t)k;
@@ -1018,11 +1087,12 @@ static int analyse(struct dpor *d, unsigned j)
 		 * under tso, 1,436 blocked in 100 s) */
 		if (!dpor_hb(d, i, &c) && (t == i || !dpor_hb(d, t, &c)))
 			d->cand[nr++] = i;
-		vc_join(d, &c, &d->nodes[i].clock);
+		vc_join_node(d, &c, i);
 	}
 	nj->idx = ++d->count[p];
 	c.c[p] = nj->idx;
-	nj->clock = c;
+	if (store_clock(d, j, &c) < 0)
+		return -1;
 	d->last[p] = c;
 	d->lastev[p] = (int32_t)j;
 	if (ev->kind == EV_SPAWN && ev->child > 0 && ev->child < MAXT)
@@ -1108,9 +1178,10 @@ static void end_races(struct dpor *d, unsigned k)
 {
 	struct node *n = &d->nodes[k];
 	struct tr_event saved = n->ev;
-	struct vc c = n->clock;
+	struct vc c;
 	unsigned nc, nr = 0;
 
+	load_clock(d, k, &c);
 	ev_end_accesses(n->ev.acc, &n->ev.nacc);
 	/* the end's accesses read no buffer: what the event's own accesses
 	 * had in these fields must not make them buffer-served reads
@@ -1126,7 +1197,7 @@ static void end_races(struct dpor *d, unsigned k)
 			unsigned i = d->cand[x];
 			if (!dpor_hb(d, i, &c))
 				d->cand[nr++] = i;
-			vc_join(d, &c, &d->nodes[i].clock);
+			vc_join_node(d, &c, i);
 		}
 		for (unsigned x = 0; x < nr; x++)
 			race(d, d->cand[x], k);
@@ -1855,7 +1926,7 @@ uint64_t dpor_trace_hash(const struct dpor *d)
 				n->ev.tid, n->idx, ev_kind_name(n->ev.kind),
 				(unsigned long)ts_word(n->ev.woke, 0));
 			for (int t = 0; t < 4; t++)
-				fprintf(stderr, " %u", n->clock.c[t]);
+				fprintf(stderr, " %u", node_clock(d, k, t));
 			fputc('\n', stderr);
 		}
 	/* a sum of per-event hashes: independent of the interleaving;
@@ -1866,8 +1937,9 @@ uint64_t dpor_trace_hash(const struct dpor *d)
 		if (n->ev.kind == EV_NONDET) /* inputs make other traces */
 			h = mix(h, (uint64_t)n->ev.value);
 		for (int t = 0; t < MAXT; t = id_next(d, t))
-			if (n->clock.c[t])
-				h = mix(h, ((uint64_t)t << 32) | n->clock.c[t]);
+			if (node_clock(d, k, t))
+				h = mix(h, ((uint64_t)t << 32) |
+					       node_clock(d, k, t));
 		sum += h;
 	}
 	return sum;

@@ -47,7 +47,13 @@ struct node {
 	struct tr_event ev;
 	bool ended; /* ev ended the process mid-thread (sleeper_event) */
 	uint32_t idx; /* 1-based index of the event in its thread */
-	struct vc clock;
+	/* the event's clock (analyse): its entries of the logical ids
+	 * [0, cl) and of the update slots [0, ca), at d->clk[coff..]; the
+	 * others are 0.  Nodes are analysed in order, so node k's entries
+	 * follow node k-1's (store_clock): 4 bytes an id in use, not 4 of
+	 * each of the MAXT a struct vc holds */
+	uint32_t coff;
+	uint16_t cl, ca;
 	/* --jobs: threads whose subtree here was given to another task
 	 * (dpor_steal): not finished yet, and their event not known yet
 	 * (dpor_sleeper); this node waits for both before it moves on */
@@ -122,6 +128,8 @@ struct dpor {
 	/* 1 + the largest logical thread id and update slot seen (dpor.c
 	 * see_id): the clocks' entries in use */
 	int wl, wa;
+	uint32_t *clk;     /* the nodes' clocks (struct node coff) */
+	size_t capclk;
 	int32_t lastev[MAXT]; /* node of each thread's last event, -1 */
 	struct gindex gi;
 	unsigned *big;        /* nodes with a big access */
@@ -169,6 +177,8 @@ static inline int id_next(const struct dpor *d, int q)
 /* The updates of buffer slot s among nodes [0, k) of the execution. */
 uint32_t dpor_updates_before(const struct dpor *d, int s, unsigned k);
 bool dpor_hb(const struct dpor *d, unsigned a, const struct vc *c);
+/* Does event node a happen before event node k (analysed)? */
+bool dpor_hb_node(const struct dpor *d, unsigned a, unsigned k);
 bool dpor_ev_conflict(const struct dpor *d, const struct tr_event *a,
 		      const struct tr_event *b);
 tset dpor_sleep_mask(const struct node *n);

@@ -505,7 +505,7 @@ static void insert_race(struct dpor *d, unsigned i, unsigned j)
 	 * conflict with j), and a cut keeps j */
 	for (unsigned k = i + 1; k < d->n; k++) {
 		if (k != j && (!d->nodes[k].executed ||
-			       dpor_hb(d, i, &d->nodes[k].clock)))
+			       dpor_hb_node(d, i, k)))
 			continue;
 		/* but not an end after j: it happens after none of v's
 		 * plain accesses, and forced into v it ends the branch while
@@ -534,7 +534,7 @@ static void insert_race(struct dpor *d, unsigned i, unsigned j)
 	for (unsigned y = i; v.n && y < node_of[v.n - 1] && !many; y++) {
 		if (!ev_commute_conditional(&d->nodes[y].ev) ||
 		    (y != i && (y == j || !d->nodes[y].executed ||
-				!dpor_hb(d, i, &d->nodes[y].clock))))
+				!dpor_hb_node(d, i, y))))
 			continue;
 		if (nout == 64)
 			many = true;
