@@ -39,6 +39,27 @@ static void add_acc(struct tr_event *ev, uint64_t addr, uint64_t size,
 		ev->acc[ev->nacc++] = (struct dec_access){ addr, size, rw, 0 };
 }
 
+/* A pthread_create beyond the thread limit: the thread stops there for
+ * good, and the threads it made run on (a program that creates threads
+ * without bound, `while (1) pthread_create(...)`, is explored with the
+ * first ones, rather than cut before any of them ran); the execution
+ * ends cut when nothing else can run (tracer_set_deadlock). */
+static void limit_block(struct tracer *t, struct lthread *th)
+{
+	th->info.status = TS_BLOCKED;
+	th->info.wait = TW_LIMIT;
+	th->info.wait_addr = 0;
+	th->info.wait_for = -1;
+	th->info.timed = false;
+	th->wait_bitset = 0; /* no futex wake ends this wait */
+	th->info.wait_pc = th->regs.rip;
+	if (proc_read(&t->proc, th->regs.rsp, &th->info.wait_caller, 8) != 8)
+		th->info.wait_caller = 0;
+	th->wait_seq = ++t->wait_seq;
+	th->need_advance = false;
+	th->info.pending_known = false;
+}
+
 /* Where a region ends or begins at pc.  Returns 1 when pc starts a
  * region event (ev filled), 3 when the thread blocked (join of a live
  * thread), 0 otherwise. */
@@ -75,6 +96,10 @@ int region_at(struct tracer *t, struct lthread *th, struct bp *b,
 							: RG_CALL);
 		return 1;
 	case HOOK_PTHREAD_CREATE:
+		if (t->nthreads >= tr_max_threads(t)) {
+			limit_block(t, th);
+			return 3;
+		}
 		region_event(th, ev, EV_SPAWN, RG_CREATE);
 		add_acc(ev, th->regs.rdi, 8, DEC_WRITE);
 		return 1;

@@ -10,14 +10,18 @@
 #include "tracer/determ.h"
 #include "tracer/tracer_priv.h"
 
+int tr_max_threads(const struct tracer *t)
+{
+	return t->opts.max_threads > 0 && t->opts.max_threads < TR_AUX_BASE
+		       ? t->opts.max_threads
+		       : TR_AUX_BASE;
+}
+
 struct lthread *tr_new_thread(struct tracer *t)
 {
 	struct lthread *th;
-	int max = t->opts.max_threads > 0 && t->opts.max_threads < TR_AUX_BASE
-			  ? t->opts.max_threads
-			  : TR_AUX_BASE;
 
-	if (t->nthreads >= max)
+	if (t->nthreads >= tr_max_threads(t))
 		return NULL;
 	th = &t->th[t->nthreads];
 	memset(th, 0, sizeof *th);
@@ -203,6 +207,13 @@ void tracer_set_deadlock(struct tracer *t)
 		if (t->th[i].info.status == TS_BLOCKED &&
 		    t->th[i].info.wait == TW_AWAIT)
 			t->end.kind = END_LIVELOCK;
+	/* a thread held at a pthread_create beyond the limit: what it
+	 * would have done next could have let the others go on, so no
+	 * deadlock or livelock is claimed: the execution is cut there */
+	for (int i = 0; i < t->nthreads; i++)
+		if (t->th[i].info.status == TS_BLOCKED &&
+		    t->th[i].info.wait == TW_LIMIT)
+			t->end.kind = END_THREADS;
 	/* a thread stopped by a failed __VERIFIER_assume, or waiting in a
 	 * loop that drew a value (await.c: each other value is explored
 	 * where it was drawn; drawing the same forever is no behaviour):

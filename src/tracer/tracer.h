@@ -258,8 +258,10 @@ enum tr_wait { TW_NONE, TW_FUTEX, TW_LOCK_PI, TW_JOIN,
 		* call go on */
 	       TW_MUTEX, TW_COND, TW_SEM, TW_BARRIER, TW_RWLOCK,
 	       TW_WORD_LOCK, /* HOOK_SYNC_WORD_LOCK: until the word is 0 */
-	       TW_ONCE /* a one-time initialisation (a guard, pthread_once,
-			* Rust's Once): until another thread's is done */ };
+	       TW_ONCE, /* a one-time initialisation (a guard, pthread_once,
+			 * Rust's Once): until another thread's is done */
+	       TW_LIMIT /* a pthread_create beyond --max-threads: forever,
+			 * the execution ends cut (END_THREADS) */ };
 
 struct tr_thread_info {
 	int tid;            /* logical id: 0 = main, then in creation order */

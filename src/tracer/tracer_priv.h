@@ -182,6 +182,9 @@ struct tracer {
 /* threads.c — logical threads: a new one; the registers of the current
  * one written back; switching to thread tid; its next deliverable
  * queued signal (0: none). */
+/* The logical threads an execution may have (--max-threads, at most
+ * TR_AUX_BASE); tr_new_thread returns NULL beyond them. */
+int tr_max_threads(const struct tracer *t);
 struct lthread *tr_new_thread(struct tracer *t);
 int tr_sync_regs(struct tracer *t);
 bool tr_runtime_user(const struct tracer *t, uint64_t pc);
