@@ -328,6 +328,12 @@ static int judge(struct explorer *x, struct error_rec *e, char *status,
 	char sn[32], obj[160];
 
 	memset(e, 0, sizeof *e);
+	/* an end (an error, an exit) while a thread was held at the thread
+	 * limit: the executions where it created more threads before that
+	 * end were not explored (an infeasible one left out nothing) */
+	if (end->kind != END_THREADS && end->kind != END_ASSUME &&
+	    tracer_limit_held(x->t))
+		x->res->threads_cut++;
 	if (lang_judge(x->t, x->sym, e, status, n)) /* C++, Rust runtimes */
 		return 1;
 	switch (end->kind) {
@@ -1366,7 +1372,10 @@ static void cover_note(struct explorer *x, bool complete, bool interrupted,
 			 x->hs.n, restarts,
 			 restarts == 1 ? "" : "s",
 			 x->snapshots ? "fork snapshots" : "re-execution");
-	else if (r->threads_cut)
+	else if (r->threads_cut &&
+		 (x->o->keep_going || !r->nerrors || interrupted))
+		/* (stopped at its first error: that note, below, says
+		 * more) */
 		snprintf(r->note, sizeof r->note,
 			 "%lu of %lu executions were cut when the program "
 			 "created more than %d threads (%s): what they did "

@@ -1496,6 +1496,15 @@ bool tracer_ended(const struct tracer *t)
 	return t->end.kind != END_NONE;
 }
 
+bool tracer_limit_held(const struct tracer *t)
+{
+	for (int i = 0; i < t->nthreads; i++)
+		if (t->th[i].info.status == TS_BLOCKED &&
+		    t->th[i].info.wait == TW_LIMIT)
+			return true;
+	return false;
+}
+
 const char *tracer_output(const struct tracer *t, int fd, size_t *len)
 {
 	if (fd < 1 || fd > 2) {

@@ -418,6 +418,10 @@ void tracer_set_deadlock(struct tracer *t);
 
 const struct tr_end *tracer_end(const struct tracer *t);
 bool tracer_ended(const struct tracer *t);
+/* Is a thread held at a pthread_create beyond the thread limit?  Then
+ * the execution, however it ended, left out what that thread would have
+ * done next: it counts as cut (thread_limit_executions). */
+bool tracer_limit_held(const struct tracer *t);
 
 /* Bytes the target wrote to fd 1 / fd 2 in this execution. */
 const char *tracer_output(const struct tracer *t, int fd, size_t *len);
