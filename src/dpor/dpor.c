@@ -783,7 +783,8 @@ static int64_t word_value(const struct tr_event *ev, uint64_t w, bool read)
 	return -1;
 }
 
-/* Did ev take lock obj: a pthread lock (ev_acquires), a word lock that
+/* Did ev take lock obj: a pthread lock, try or timed lock that took it
+ * (its result 0), a condvar wait's relock (ev_acquires), a word lock that
  * waited, a guard it found free, a locked instruction that read 0 at
  * obj and wrote another value (a fast path, glibc's pthread_once)? */
 static bool takes(const struct tr_event *ev, uint64_t obj)
@@ -791,6 +792,8 @@ static bool takes(const struct tr_event *ev, uint64_t obj)
 	uint64_t o;
 	bool once;
 
+	if (ev->kind == EV_SYNC && sync_lock_call(ev->sync_op))
+		return ev->acc[0].addr == obj && ev->rval[0] == 0;
 	if (ev_acquires(ev, &o))
 		return o == obj;
 	if (word_waiter(ev, &o, &once))
@@ -835,6 +838,14 @@ static bool chosen_timeout(const struct node *n)
 	       ts_any(ts_minus(n->enabled, n->tmask));
 }
 
+/* A rwlock's read lock (pthread_rwlock_rdlock, a try that took it)? */
+static bool read_lock(const struct tr_event *ev)
+{
+	return ev->kind == EV_SYNC &&
+	       (ev->sync_op == HOOK_SYNC_RW_RDLOCK ||
+		ev->sync_op == HOOK_SYNC_RW_TRYRDLOCK);
+}
+
 /* The event whose race with j is to be reversed when j conflicts with
  * event i: i itself, or the lock that began i's critical section (below).
  */
@@ -845,11 +856,14 @@ static unsigned race_target(const struct dpor *d, unsigned i, unsigned j)
 	/* A lock that waited for another thread's unlock cannot be moved
 	 * before that unlock, only before the lock the other thread took
 	 * for that critical section: the race to reverse is with that one
-	 * (the try variants can fail instead: they keep the race). */
+	 * (the try variants can fail instead: they keep the race).  A
+	 * rwlock's read lock does not wait for another reader's unlock:
+	 * both can hold it, so that race is reversed as it is. */
 	if (ev_acquires(&d->nodes[j].ev, &obj) &&
 	    ev_releases(&d->nodes[i].ev, obj)) {
 		long k = acquiring(d, i, obj, false);
-		if (k >= 0)
+		if (k >= 0 && !(read_lock(&d->nodes[j].ev) &&
+				read_lock(&d->nodes[k].ev)))
 			i = (unsigned)k;
 	}
 	/* The same for a call on a futex word that waited until another

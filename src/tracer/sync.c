@@ -74,8 +74,8 @@
 
 enum { M_LOCK = 0, M_COUNT = 4, M_OWNER = 8, M_NUSERS = 12, M_KIND = 16 };
 enum { K_NORMAL, K_RECURSIVE, K_ERRORCHECK, K_ADAPTIVE };
-enum { RW_READERS = 0, RW_WRITER = 24, RW_READER_SHIFT = 3,
-       RW_WRLOCKED = 3 };
+enum { RW_READERS = 0, RW_WRITER = 24, RW_FLAGS = 48, RW_READER_SHIFT = 3,
+       RW_WRLOCKED = 3, RW_PREFER_WRITER_NONRECURSIVE = 2 };
 enum { B_IN = 0, B_COUNT = 8 };
 enum { G_DONE = 1, G_PENDING = 0x100, G_WAITING = 0x10000 };
 enum { ONCE_INPROGRESS = 1, ONCE_DONE = 2 };
@@ -149,11 +149,44 @@ static int mutex_release(struct tracer *t, uint64_t m, bool all)
 	       wr32(t, m + M_LOCK, 0);
 }
 
+/* A rwlock that prefers writers (PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP:
+ * a reader waits while a writer waits) is glibc's code. */
+static bool rw_ours(struct tracer *t, uint64_t rw)
+{
+	return rd32(t, rw + RW_FLAGS) != RW_PREFER_WRITER_NONRECURSIVE;
+}
+
+/* glibc's rdlock and wrlock return EDEADLK to the thread that holds the
+ * lock for writing, instead of waiting for good. */
+static bool rw_own_write(struct tracer *t, const struct lthread *th,
+			 uint64_t rw)
+{
+	return rd32(t, rw + RW_READERS) == RW_WRLOCKED &&
+	       rd32(t, rw + RW_WRITER) == my_tid(th);
+}
+
 static bool rw_can(struct tracer *t, uint64_t rw, bool write)
 {
 	uint32_t r = rd32(t, rw + RW_READERS);
 
 	return write ? r == 0 : r != RW_WRLOCKED;
+}
+
+/* A reader's lock of a rwlock no writer holds, or a reader's unlock:
+ * the word ends the same whichever of two readers goes first, and
+ * neither can make the other wait, so for the search the event only
+ * reads the word (docs/LIBRARY.md, "pthread rwlocks: readers commute").
+ * A writer's lock and unlock, and the try variants, write it: they race
+ * with every reader, the unlock that let a writer in among them. */
+static bool rw_shared(struct tracer *t, uint64_t rw, uint8_t hook)
+{
+	uint32_t r;
+
+	if (hook != HOOK_SYNC_RW_RDLOCK && hook != HOOK_SYNC_RW_UNLOCK)
+		return false;
+	r = rd32(t, rw + RW_READERS);
+	return hook == HOOK_SYNC_RW_RDLOCK ? r != RW_WRLOCKED
+					   : r >= 1u << RW_READER_SHIFT;
 }
 
 /* ---- blocking and waking ---- */
@@ -585,9 +618,18 @@ int sync_event(struct tracer *t, struct lthread *th, uint8_t hook,
 			return 3;
 		}
 		break;
+	case HOOK_SYNC_RW_TRYRDLOCK:
+	case HOOK_SYNC_RW_TRYWRLOCK:
+	case HOOK_SYNC_RW_UNLOCK:
+		if (!rw_ours(t, o))
+			return 0;
+		break;
 	case HOOK_SYNC_RW_RDLOCK:
 	case HOOK_SYNC_RW_WRLOCK:
-		if (!rw_can(t, o, hook == HOOK_SYNC_RW_WRLOCK)) {
+		if (!rw_ours(t, o))
+			return 0;
+		if (!rw_own_write(t, th, o) &&
+		    !rw_can(t, o, hook == HOOK_SYNC_RW_WRLOCK)) {
 			block(t, th, TW_RWLOCK, o, 0);
 			return 3;
 		}
@@ -623,6 +665,8 @@ int sync_event(struct tracer *t, struct lthread *th, uint8_t hook,
 		break;
 	}
 	sync_acc(ev, o, hook);
+	if (rw_shared(t, o, hook))
+		ev->acc[0].rw = DEC_READ;
 	return 1;
 }
 
@@ -810,6 +854,9 @@ static long rw_perform(struct tracer *t, struct lthread *th, uint8_t hook,
 		misuse(t, th, "unlocks a rwlock that is not locked", rw);
 		return 0;
 	}
+	if (hook != HOOK_SYNC_RW_TRYRDLOCK && hook != HOOK_SYNC_RW_TRYWRLOCK &&
+	    rw_own_write(t, th, rw))
+		return EDEADLK;
 	if (!rw_can(t, rw, write))
 		return EBUSY; /* the try variants */
 	if (write)
@@ -892,6 +939,8 @@ int sync_perform(struct tracer *t, struct lthread *th, struct tr_event *ev)
 	}
 	if (r == -1 && t->end.kind == END_NONE)
 		return -1;
+	if (sync_lock_call(hook))
+		ev->rval[0] = (uint64_t)r; /* 0: it took the lock */
 done:
 	revisit(t, th, obj);
 	if (t->end.kind != END_NONE || !returns)

@@ -588,6 +588,22 @@ static inline bool ev_acquires(const struct tr_event *ev, uint64_t *obj)
 	}
 }
 
+/* Calls that may take a lock or fail: a lock, a try, a timed lock.  Their
+ * EV_SYNC event's rval[0] is the call's result (0: it took the lock;
+ * sync.c). */
+static inline bool sync_lock_call(uint8_t op)
+{
+	switch (op) {
+	case HOOK_SYNC_MUTEX_LOCK: case HOOK_SYNC_MUTEX_TRYLOCK:
+	case HOOK_SYNC_MUTEX_TIMEDLOCK:
+	case HOOK_SYNC_RW_RDLOCK: case HOOK_SYNC_RW_WRLOCK:
+	case HOOK_SYNC_RW_TRYRDLOCK: case HOOK_SYNC_RW_TRYWRLOCK:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* EV_SYNC events that release lock obj: an unlock, a condvar wait (two
  * accesses: the condvar, then the mutex it releases). */
 static inline bool ev_releases(const struct tr_event *ev, uint64_t obj)
