@@ -838,6 +838,34 @@ static bool chosen_timeout(const struct node *n)
 	       ts_any(ts_minus(n->enabled, n->tmask));
 }
 
+static bool sync_is(const struct tr_event *ev, uint8_t op)
+{
+	return ev->kind == EV_SYNC && ev->sync_op == op;
+}
+
+/* The newest event before i on the object at obj, of any thread (its
+ * granule's chains); -1 if none. */
+static long newest_on(const struct dpor *d, unsigned i, uint64_t obj)
+{
+	const struct gindex *gi = &d->gi;
+	long sg = gm_find(&gi->by_gran, obj >> 3), best = -1;
+	tset m = sg >= 0 ? gi->by_gran.mask[sg] : ts_empty();
+
+	for (int t = ts_first(m); t >= 0; t = ts_next(m, t + 1)) {
+		long st = gm_find(&gi->by_thread, gt_key(obj >> 3, t));
+		for (int32_t e = st < 0 ? -1 : gi->by_thread.all[st]; e >= 0;
+		     e = gi->enext_all[e]) {
+			long k = gi->enode[e];
+			if (k < (long)i) {
+				if (k > best)
+					best = k;
+				break;
+			}
+		}
+	}
+	return best;
+}
+
 /* A rwlock's read lock (pthread_rwlock_rdlock, a try that took it)? */
 static bool read_lock(const struct tr_event *ev)
 {
@@ -864,6 +892,21 @@ static unsigned race_target(const struct dpor *d, unsigned i, unsigned j)
 		long k = acquiring(d, i, obj, false);
 		if (k >= 0 && !(read_lock(&d->nodes[j].ev) &&
 				read_lock(&d->nodes[k].ev)))
+			i = (unsigned)k;
+	}
+	/* A sem_wait that found the value 0 at a post (it could not run
+	 * before it) is reversed with the wait that took the value to 0:
+	 * there it could have taken the unit instead (two threads using a
+	 * semaphore as a lock; before 2026-11-28 the race was reversed
+	 * with the post only, where the wait could not run: 1 order of
+	 * 2 explored, a deadlock of a wait without its post missed). */
+	if (sync_is(&d->nodes[j].ev, HOOK_SYNC_SEM_WAIT) &&
+	    sync_is(&d->nodes[i].ev, HOOK_SYNC_SEM_POST) &&
+	    d->nodes[i].ev.acc[0].addr == d->nodes[j].ev.acc[0].addr &&
+	    d->nodes[i].ev.rval[0] == 0) {
+		long k = newest_on(d, i, d->nodes[i].ev.acc[0].addr);
+		if (k >= 0 && sync_is(&d->nodes[k].ev, HOOK_SYNC_SEM_WAIT) &&
+		    d->nodes[k].ev.acc[0].addr == d->nodes[i].ev.acc[0].addr)
 			i = (unsigned)k;
 	}
 	/* The same for a call on a futex word that waited until another
@@ -1284,6 +1327,57 @@ void dpor_ended(struct dpor *d, unsigned k)
 			wut_pending(d, k, t);
 		else
 			backtrack_at(d, k, ts_one(t), t);
+}
+
+/* Thread p ended the execution blocked on the lock at obj (a mutex, a
+ * rwlock, a semaphore, a futex word lock), its call no event.  That call
+ * conflicts with the events by which the other threads hold obj now (each
+ * thread whose newest event on obj took it): moved before such an event,
+ * p takes obj instead.  Without these races a thread that was never let
+ * in was never tried first: main returning while t1 still waits for the
+ * mutex t0 kept, t1's assertion behind that lock was "complete, no error"
+ * in 1 execution (samples/lock_kept.c, before 2026-11-28). */
+void dpor_blocked(struct dpor *d, int p, uint64_t obj)
+{
+	const struct gindex *gi = &d->gi;
+	long sg = gm_find(&gi->by_gran, obj >> 3);
+	tset m = sg >= 0 ? gi->by_gran.mask[sg] : ts_empty();
+	long last = p >= 0 && p < MAXT ? d->lastev[p] : -1;
+
+	if (d->exhaustive || p < 0 || p >= TR_AUX_BASE)
+		return;
+	for (int u = ts_first(m); u >= 0; u = ts_next(m, u + 1)) {
+		long st = gm_find(&gi->by_thread, gt_key(obj >> 3, u));
+		int32_t e = st < 0 ? -1 : gi->by_thread.all[st];
+		if (u == p || u >= TR_AUX_BASE || e < 0)
+			continue;
+		unsigned k = (unsigned)gi->enode[e];
+		const struct tr_event *ek = &d->nodes[k].ev;
+		if (k >= d->n || !d->nodes[k].executed ||
+		    !(takes(ek, obj) || (sync_is(ek, HOOK_SYNC_SEM_WAIT) &&
+					 ek->acc[0].addr == obj)))
+			continue;
+		if (last > (long)k) {
+			/* p's events after k, if they do not depend on it,
+			 * go before it, and p then calls the lock there */
+			if (dpor_hb_node(d, k, (unsigned)last))
+				continue;
+			if (d->optimal)
+				wut_race(d, k, (unsigned)last);
+			else
+				backtrack_at(d, k,
+					     ts_and(initials(d, k,
+							     (unsigned)last),
+						    d->nodes[k].enabled),
+					     p);
+		} else if (ts_has(d->nodes[k].enabled, p)) {
+			/* p waited at its call already: it can go first */
+			if (d->optimal)
+				wut_pending(d, k, p);
+			else
+				backtrack_at(d, k, ts_one(p), p);
+		}
+	}
 }
 
 /* ---- the tree ---- */

@@ -70,6 +70,10 @@ bool dpor_covered(const struct dpor *d, int tid);
  * that never ran, or a buffer never flushed, must get its turn before
  * the end. */
 void dpor_ended(struct dpor *d, unsigned k);
+/* The execution ended with thread p blocked on the lock at obj (a mutex,
+ * rwlock, semaphore or futex word lock): its call races with the events
+ * by which the other threads hold obj. */
+void dpor_blocked(struct dpor *d, int p, uint64_t obj);
 
 /* Threads (mask) whose event at the next dpor_choose is a timeout: a
  * new node takes them only when no other thread is allowed. */

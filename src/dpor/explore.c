@@ -941,6 +941,36 @@ static int pick(struct explorer *x, unsigned k, tset enabled)
  * tell the tracer the value to return: the tree's (every value of the
  * domain is a branch, dpor_value), a random one (--strategy random,
  * pct), or the schedule file's (--replay: any value). */
+/* Which waiter a pthread_cond_signal wakes, when more than one waits:
+ * a choice like a nondet value's (index into the waiters, oldest
+ * first; the schedule keeps it as T=V). */
+static int choose_waiter(struct explorer *x, unsigned k,
+			 const struct tr_thread_info *ti, bool from_file)
+{
+	unsigned n = tracer_cond_waiters(x->t, ti->pending.acc[0].addr);
+	int i = 0;
+
+	if (n > 1) {
+		if (from_file)
+			i = x->replay.value >= 0 && x->replay.value < (int64_t)n
+				    ? (int)x->replay.value
+				    : 0;
+		else if (x->o->strategy == STRAT_RANDOM ||
+			 x->o->strategy == STRAT_PCT || x->sampling)
+			i = (int)(rnd(x) % n);
+		else
+			i = dpor_value(x->dpor, k, n);
+		if (i < 0) {
+			snprintf(x->why, sizeof x->why, "internal error: the "
+				 "replayed prefix does not fit at event %u (a "
+				 "condvar signal's waiter)", k);
+			return -1;
+		}
+	}
+	tracer_set_value(x->t, i);
+	return 0;
+}
+
 static int choose_value(struct explorer *x, unsigned k, int tid)
 {
 	const struct tr_thread_info *ti = tracer_thread(x->t, tid);
@@ -950,6 +980,9 @@ static int choose_value(struct explorer *x, unsigned k, int tid)
 	int i;
 
 	x->replay.value_set = false; /* a T=V token is for this event only */
+	if (ti && ti->pending.kind == EV_SYNC &&
+	    ti->pending.sync_op == HOOK_SYNC_COND_SIGNAL)
+		return choose_waiter(x, k, ti, from_file);
 	if (!ti || ti->pending.kind != EV_NONDET)
 		return 0;
 	n = hooks_domain(x->o, &ti->pending, &vals);
@@ -1031,6 +1064,20 @@ static bool ends_process(enum tr_end_kind k)
 	       k == END_MISUSE;
 }
 
+/* Threads the execution ended with blocked on a lock (dpor_blocked). */
+static void blocked_races(struct explorer *x)
+{
+	for (int tid = 0; tid < TR_AUX_BASE; tid++) {
+		const struct tr_thread_info *ti = tracer_thread(x->t, tid);
+		if (!ti)
+			break;
+		if (ti->status == TS_BLOCKED &&
+		    (ti->wait == TW_MUTEX || ti->wait == TW_RWLOCK ||
+		     ti->wait == TW_SEM || ti->wait == TW_WORD_LOCK))
+			dpor_blocked(x->dpor, tid, ti->wait_addr);
+	}
+}
+
 static enum exec_result step_loop(struct explorer *x)
 {
 	struct tr_event ev;
@@ -1104,6 +1151,9 @@ static enum exec_result step_loop(struct explorer *x)
 		stutters(x, k + 1);
 		if (ev.kind == EV_NONDET)
 			sched_push_value(&x->done, tid, ev.value);
+		else if (ev.kind == EV_SYNC && ev.value > 0 &&
+			 ev.sync_op == HOOK_SYNC_COND_SIGNAL)
+			sched_push_value(&x->done, tid, ev.value - 1);
 		else
 			sched_push(&x->done, tid);
 		k++;
@@ -1116,6 +1166,8 @@ static enum exec_result step_loop(struct explorer *x)
 		dpor_ended(x->dpor, k - 1);
 		prof_leave(pd);
 	}
+	if (k > 0)
+		blocked_races(x);
 	return EXEC_DONE;
 }
 

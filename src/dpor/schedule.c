@@ -217,6 +217,8 @@ int sched_write(const struct schedule *s, FILE *f)
 		   "T = one event of thread T, TxN = N events, T* = until "
 		   "it blocks%s\n", has_values(s) ? ", T=V = a __VERIFIER_"
 						"nondet_* call of T returning V"
+						" or a pthread_cond_signal of"
+						" T waking waiter V"
 					      : "");
 	if (s->program[0])
 		fprintf(f, "program: %s\n", s->program);

@@ -783,6 +783,9 @@ static void put_sync(struct tctx *c, const struct tr_event *ev)
 	}
 	fputs("  ", c->f);
 	fprintf(c->f, what, o);
+	/* which waiter a signal woke: the search chooses when several wait */
+	if (ev->sync_op == HOOK_SYNC_COND_SIGNAL && ts_any(ev->woke))
+		fprintf(c->f, ", wakes T%d", ts_first(ev->woke));
 }
 
 /* A library call of the atomic policy: the streams it writes, the

@@ -242,30 +242,74 @@ static void revisit(struct tracer *t, const struct lthread *by, uint64_t obj)
 	}
 }
 
-/* Signal or broadcast c: its waiters go on to relock their mutex. */
-static void cond_wake(struct tracer *t, uint64_t c, bool all)
+/* The threads waiting on condvar c, oldest first (at most TR_MAX_THREADS);
+ * returns how many. */
+static int cond_waiters(struct tracer *t, uint64_t c, struct lthread **w)
 {
-	for (;;) {
-		struct lthread *best = NULL;
-		for (int i = 0; i < t->nthreads; i++) {
-			struct lthread *o = &t->th[i];
-			if (o->info.status == TS_BLOCKED &&
-			    o->info.wait == TW_COND && o->info.wait_addr == c &&
-			    o->sync_phase == PHASE_WAITING &&
-			    (!best || o->wait_seq < best->wait_seq))
-				best = o;
+	int n = 0;
+
+	for (int i = 0; i < t->nthreads; i++) {
+		struct lthread *o = &t->th[i];
+		if (o->info.status != TS_BLOCKED || o->info.wait != TW_COND ||
+		    o->info.wait_addr != c || o->sync_phase != PHASE_WAITING)
+			continue;
+		int k = n++;
+		while (k > 0 && w[k - 1]->wait_seq > o->wait_seq) {
+			w[k] = w[k - 1];
+			k--;
 		}
-		if (!best)
-			return;
-		best->sync_phase = PHASE_RELOCK;
-		best->info.status = TS_RUNNABLE;
-		best->info.wait = TW_NONE;
-		best->need_advance = true;
-		best->info.pending_known = false;
-		ts_add(&t->woken, best->info.tid);
-		if (!all)
-			return;
+		w[k] = o;
 	}
+	return n;
+}
+
+unsigned tracer_cond_waiters(struct tracer *t, uint64_t c)
+{
+	struct lthread *w[TR_MAX_THREADS];
+
+	return (unsigned)cond_waiters(t, c, w);
+}
+
+/* Signal or broadcast c: its waiters go on to relock their mutex.  A
+ * signal wakes the pick-th oldest waiter: POSIX lets it wake any of
+ * them (glibc's waiters of a group race for the signal), and the
+ * explorer chooses which (explore.c choose_value).  Returns how many
+ * waiters there were. */
+static int cond_wake(struct tracer *t, uint64_t c, bool all, int pick)
+{
+	struct lthread *w[TR_MAX_THREADS];
+	int n = cond_waiters(t, c, w);
+
+	if (pick < 0 || pick >= n)
+		pick = 0;
+	for (int i = all ? 0 : pick; i < (all ? n : pick + (n > 0)); i++) {
+		struct lthread *o = w[i];
+		o->sync_phase = PHASE_RELOCK;
+		o->info.status = TS_RUNNABLE;
+		o->info.wait = TW_NONE;
+		o->need_advance = true;
+		o->info.pending_known = false;
+		ts_add(&t->woken, o->info.tid);
+	}
+	return n;
+}
+
+/* Does glibc count a waiter on condvar c: a thread blocked on it, or one
+ * woken (or timed out) that has not relocked its mutex yet (any condvar:
+ * the phase does not say which)? */
+static bool cond_in_use(struct tracer *t, uint64_t c)
+{
+	for (int i = 0; i < t->nthreads; i++) {
+		const struct lthread *o = &t->th[i];
+		if (o->info.status == TS_EXITED)
+			continue;
+		if ((o->info.status == TS_BLOCKED && o->info.wait == TW_COND &&
+		     o->info.wait_addr == c) ||
+		    o->sync_phase == PHASE_RELOCK ||
+		    o->sync_phase == PHASE_TIMEDOUT)
+			return true;
+	}
+	return false;
 }
 
 static bool cond_has_waiters(struct tracer *t, uint64_t c)
@@ -596,8 +640,71 @@ static int word_fast_at(struct tracer *t, struct lthread *th,
 	return 3;
 }
 
+/* Does glibc 2.36's call do what it will do now without a locked
+ * instruction, and so without a fence under tso and pso?  A mutex
+ * trylock that fails (a plain load of the lock word, then EBUSY), a
+ * recursive mutex's relock and inner unlock (its count) and an
+ * errorcheck mutex's EDEADLK, a signal or broadcast with nobody waiting
+ * (a plain load of the waiter count), a pthread_once or guard found done
+ * (an acquire load), a rwlock try that fails and a writer's EDEADLK.
+ * Taken as fences, these hid store-buffer reorderings that glibc's code
+ * shows (--sync instructions): a store before a failing trylock was
+ * always in memory before the trylock's caller went on. */
+static bool sync_plain(struct tracer *t, const struct lthread *th,
+		       uint8_t hook, const struct tr_event *ev)
+{
+	uint64_t o = ev->acc[0].addr;
+	bool self;
+
+	switch (hook) {
+	case HOOK_SYNC_MUTEX_TRYLOCK:
+		return !mutex_free_for(t, th, o) ||
+		       (rd32(t, o + M_LOCK) && rd32(t, o + M_OWNER) == my_tid(th));
+	case HOOK_SYNC_MUTEX_LOCK:
+	case HOOK_SYNC_MUTEX_TIMEDLOCK:
+		self = rd32(t, o + M_LOCK) && rd32(t, o + M_OWNER) == my_tid(th);
+		return self && th->sync_phase != PHASE_TIMEDOUT &&
+		       (mutex_kind(t, o) == K_RECURSIVE ||
+			mutex_kind(t, o) == K_ERRORCHECK);
+	case HOOK_SYNC_MUTEX_UNLOCK:
+		return mutex_kind(t, o) == K_RECURSIVE &&
+		       rd32(t, o + M_LOCK) &&
+		       rd32(t, o + M_OWNER) == my_tid(th) &&
+		       rd32(t, o + M_COUNT) > 1;
+	case HOOK_SYNC_COND_SIGNAL:
+	case HOOK_SYNC_COND_BROADCAST:
+		return !cond_in_use(t, o);
+	case HOOK_SYNC_ONCE:
+		return true; /* found done */
+	case HOOK_SYNC_GUARD_ACQUIRE:
+		return ev->rval[0] != 0; /* found done */
+	case HOOK_SYNC_RW_TRYRDLOCK:
+		return !rw_can(t, o, false);
+	case HOOK_SYNC_RW_TRYWRLOCK:
+		return !rw_can(t, o, true);
+	case HOOK_SYNC_RW_RDLOCK:
+	case HOOK_SYNC_RW_WRLOCK:
+		return rw_own_write(t, th, o);
+	default:
+		return false;
+	}
+}
+
+static int sync_event_at(struct tracer *t, struct lthread *th, uint8_t hook,
+			 struct tr_event *ev);
+
 int sync_event(struct tracer *t, struct lthread *th, uint8_t hook,
 	       struct tr_event *ev)
+{
+	int r = sync_event_at(t, th, hook, ev);
+
+	if (r == 1 && ev->kind == EV_SYNC && ev->nacc >= 1)
+		ev->plain = sync_plain(t, th, hook, ev);
+	return r;
+}
+
+static int sync_event_at(struct tracer *t, struct lthread *th, uint8_t hook,
+			 struct tr_event *ev)
 {
 	uint64_t o = th->regs.rdi;
 
@@ -791,9 +898,12 @@ static long cond_wait_perform(struct tracer *t, struct lthread *th,
 }
 
 /* sem_post, sem_wait (its value is not 0: sync_event blocked it). */
-static long sem_perform(struct tracer *t, uint8_t hook, uint64_t s)
+static long sem_perform(struct tracer *t, struct tr_event *ev, uint8_t hook,
+			uint64_t s)
 {
 	uint32_t v = rd32(t, s);
+
+	ev->rval[0] = v; /* the value it found (dpor.c race_target) */
 
 	if (hook == HOOK_SYNC_SEM_POST) {
 		if (v == UINT32_MAX || wr32(t, s, v + 1) < 0)
@@ -879,9 +989,15 @@ int sync_perform(struct tracer *t, struct lthread *th, struct tr_event *ev)
 		r = cond_wait_perform(t, th, hook, &returns);
 		obj = th->regs.rsi; /* the mutex changed */
 		break;
-	case HOOK_SYNC_COND_SIGNAL:
+	case HOOK_SYNC_COND_SIGNAL: {
+		int pick = (int)t->next_value; /* the explorer's choice */
+		if (cond_wake(t, obj, false, pick) > 1)
+			ev->value = pick + 1; /* the schedule keeps it */
+		r = 0;
+		break;
+	}
 	case HOOK_SYNC_COND_BROADCAST:
-		cond_wake(t, obj, hook == HOOK_SYNC_COND_BROADCAST);
+		cond_wake(t, obj, true, 0);
 		r = 0;
 		break;
 	case HOOK_SYNC_COND_DESTROY:
@@ -892,7 +1008,7 @@ int sync_perform(struct tracer *t, struct lthread *th, struct tr_event *ev)
 		break;
 	case HOOK_SYNC_SEM_WAIT:
 	case HOOK_SYNC_SEM_POST:
-		r = sem_perform(t, hook, obj);
+		r = sem_perform(t, ev, hook, obj);
 		break;
 	case HOOK_SYNC_BARRIER_WAIT: /* its result -1 is no failure */
 		if (barrier_perform(t, th, obj, &returns, &r) < 0)

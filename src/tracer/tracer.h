@@ -117,6 +117,10 @@ struct tr_event {
 	uint8_t fenced;  /* --assume-fence: the thread executed an assumed
 			  * MFENCE before this event: it waits for an
 			  * empty buffer (ev_needs_drain) */
+	uint8_t plain;   /* EV_SYNC: glibc's call does this without a locked
+			  * instruction (a trylock that fails, a signal
+			  * nobody waits for: sync.c sync_plain), so it is
+			  * no fence under tso and pso */
 	uint64_t caller; /* region events (pthread_create/join/exit) and
 			  * EV_NONDET: the return address into their
 			  * caller, else 0 */
@@ -643,8 +647,13 @@ int tracer_set_runtime(struct tracer *t, const uint64_t *start,
 		       size_t nstart, const uint64_t *user, size_t nuser);
 
 /* The value the next EV_NONDET event of any thread returns (before its
- * tracer_step); truncated to the event's type. */
+ * tracer_step); truncated to the event's type.  For a pthread_cond_signal
+ * with more than one waiter: which of them it wakes (0: the oldest); the
+ * event's .value is then that choice + 1 (else 0). */
 void tracer_set_value(struct tracer *t, int64_t v);
+
+/* How many threads wait on condvar c now (a signal chooses among them). */
+unsigned tracer_cond_waiters(struct tracer *t, uint64_t c);
 
 /* A runnable thread in the middle of an atomic section (paused at a
  * __VERIFIER_nondet_* call inside it): only it may run now.  -1: none. */

@@ -90,7 +90,7 @@ class Sample:
             else:
                 self.svcomp.append((m.group(1), shlex.split(m.group(2)), m.group(3)))
             return
-        m = re.match(r"\s*//\s*outcome\s+([a-z ]+):\s*(exit \d+|signal SIG[A-Z0-9]+):\s?(.*)$", line)
+        m = re.match(r"\s*//\s*outcome\s+([a-z ]+):\s*(exit \d+|signal SIG[A-Z0-9]+|deadlock):\s?(.*)$", line)
         if m:
             for model in m.group(1).split():
                 if model not in MODELS:
@@ -233,9 +233,11 @@ def reap():
             return
 
 
-def strays(grace=10.0):
+def strays(grace=30.0):
     """Processes still below us once a case is over.  Waits up to `grace`
-    seconds for the kernel to finish killing them, then SIGKILLs and reaps
+    seconds for the kernel to finish killing them (10 s was too short at
+    load 10 on 2 CPUs: an MPI rank still exiting, in state D, after a
+    killed mpirun, 2026-11-28), then SIGKILLs and reaps
     what is left, so that the next case starts clean.  Returns descriptions."""
     deadline = time.time() + grace
     while True:
