@@ -866,6 +866,11 @@ static long newest_on(const struct dpor *d, unsigned i, uint64_t obj)
 	return best;
 }
 
+static bool timed_lock(const struct tr_event *ev)
+{
+	return sync_is(ev, HOOK_SYNC_MUTEX_TIMEDLOCK);
+}
+
 /* A rwlock's read lock (pthread_rwlock_rdlock, a try that took it)? */
 static bool read_lock(const struct tr_event *ev)
 {
@@ -928,14 +933,9 @@ static unsigned race_target(const struct dpor *d, unsigned i, unsigned j)
 	return i;
 }
 
-static void race(struct dpor *d, unsigned i, unsigned j)
+/* Reverse the race of node i with the newer node j. */
+static void reverse(struct dpor *d, unsigned i, unsigned j)
 {
-	/* a join cannot come before the exit of the thread it joins: the
-	 * race (exit, join) has no reversal (only the joins's and the
-	 * exit's own races do) */
-	if (d->nodes[j].ev.kind == EV_JOIN && d->nodes[i].ev.kind == EV_EXIT)
-		return;
-	i = race_target(d, i, j);
 	struct node *ni = &d->nodes[i];
 	int p = d->nodes[j].ev.tid;
 
@@ -953,6 +953,30 @@ static void race(struct dpor *d, unsigned i, unsigned j)
 		return;
 	}
 	backtrack_at(d, i, ts_and(initials(d, i, j), ni->enabled), p);
+}
+
+/* A race's candidate i (analyse) whose lock-rule target happens before j
+ * without it: reversed with i only (a timed lock, race()). */
+#define NOT_TARGET (1u << 31)
+
+static void race(struct dpor *d, unsigned i, unsigned j)
+{
+	bool only_i = i & NOT_TARGET;
+
+	i &= ~NOT_TARGET;
+	/* a join cannot come before the exit of the thread it joins: the
+	 * race (exit, join) has no reversal (only the joins's and the
+	 * exit's own races do) */
+	if (d->nodes[j].ev.kind == EV_JOIN && d->nodes[i].ev.kind == EV_EXIT)
+		return;
+	unsigned t = race_target(d, i, j);
+	if (!only_i)
+		reverse(d, t, j);
+	/* a timed lock moved before the unlock can also wait there and
+	 * give up (ETIMEDOUT) while the other thread holds the lock: that
+	 * race is kept too (the sync fuzzer's min-timedlock: r0=2 r1=9) */
+	if (t != i && timed_lock(&d->nodes[j].ev))
+		reverse(d, i, j);
 }
 
 /* Event j ended the timed waits of ev.woke_timed: each of those threads
@@ -1144,6 +1168,8 @@ static int analyse(struct dpor *d, unsigned j)
 		 * under tso, 1,436 blocked in 100 s) */
 		if (!dpor_hb(d, i, &c) && (t == i || !dpor_hb(d, t, &c)))
 			d->cand[nr++] = i;
+		else if (!dpor_hb(d, i, &c) && timed_lock(&nj->ev))
+			d->cand[nr++] = i | NOT_TARGET; /* race() */
 		vc_join_node(d, &c, i);
 	}
 	nj->idx = ++d->count[p];

@@ -815,6 +815,34 @@ void sync_word_written(struct tracer *t, const struct tr_event *ev)
 		o->info.pending_known = false;
 		o->need_advance = true;
 	}
+	if (ev->kind == EV_SYNC)
+		return; /* revisit() saw to its object */
+	/* glibc's own code on an object whose other calls are events
+	 * (sem_trywait, sem_timedwait; a lock cmpxchg on the semaphore's
+	 * value): the threads waiting for it, or about to call on it, look
+	 * again.  Else a sem_wait found the unit sem_trywait had just taken
+	 * (the sync fuzzer's min-semtrywait: value -1) */
+	for (int i = 0; i < t->nthreads; i++) {
+		struct lthread *o = &t->th[i];
+		uint64_t w;
+		if (o->info.status == TS_BLOCKED &&
+		    (o->info.wait == TW_MUTEX || o->info.wait == TW_SEM ||
+		     o->info.wait == TW_RWLOCK))
+			w = o->info.wait_addr;
+		else if (o->info.status == TS_RUNNABLE &&
+			 o->info.pending_known &&
+			 o->info.pending.kind == EV_SYNC &&
+			 !word_waits(o->info.pending.sync_op))
+			w = o->info.pending.acc[0].addr;
+		else
+			continue;
+		if (!ev_writes(ev, w, 4))
+			continue;
+		o->info.status = TS_RUNNABLE;
+		o->info.wait = TW_NONE;
+		o->info.pending_known = false;
+		o->need_advance = true;
+	}
 }
 
 /* ---- performing the event ---- */
