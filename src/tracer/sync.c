@@ -294,24 +294,6 @@ static int cond_wake(struct tracer *t, uint64_t c, bool all, int pick)
 	return n;
 }
 
-/* Does glibc count a waiter on condvar c: a thread blocked on it, or one
- * woken (or timed out) that has not relocked its mutex yet (any condvar:
- * the phase does not say which)? */
-static bool cond_in_use(struct tracer *t, uint64_t c)
-{
-	for (int i = 0; i < t->nthreads; i++) {
-		const struct lthread *o = &t->th[i];
-		if (o->info.status == TS_EXITED)
-			continue;
-		if ((o->info.status == TS_BLOCKED && o->info.wait == TW_COND &&
-		     o->info.wait_addr == c) ||
-		    o->sync_phase == PHASE_RELOCK ||
-		    o->sync_phase == PHASE_TIMEDOUT)
-			return true;
-	}
-	return false;
-}
-
 static bool cond_has_waiters(struct tracer *t, uint64_t c)
 {
 	for (int i = 0; i < t->nthreads; i++)
@@ -640,71 +622,8 @@ static int word_fast_at(struct tracer *t, struct lthread *th,
 	return 3;
 }
 
-/* Does glibc 2.36's call do what it will do now without a locked
- * instruction, and so without a fence under tso and pso?  A mutex
- * trylock that fails (a plain load of the lock word, then EBUSY), a
- * recursive mutex's relock and inner unlock (its count) and an
- * errorcheck mutex's EDEADLK, a signal or broadcast with nobody waiting
- * (a plain load of the waiter count), a pthread_once or guard found done
- * (an acquire load), a rwlock try that fails and a writer's EDEADLK.
- * Taken as fences, these hid store-buffer reorderings that glibc's code
- * shows (--sync instructions): a store before a failing trylock was
- * always in memory before the trylock's caller went on. */
-static bool sync_plain(struct tracer *t, const struct lthread *th,
-		       uint8_t hook, const struct tr_event *ev)
-{
-	uint64_t o = ev->acc[0].addr;
-	bool self;
-
-	switch (hook) {
-	case HOOK_SYNC_MUTEX_TRYLOCK:
-		return !mutex_free_for(t, th, o) ||
-		       (rd32(t, o + M_LOCK) && rd32(t, o + M_OWNER) == my_tid(th));
-	case HOOK_SYNC_MUTEX_LOCK:
-	case HOOK_SYNC_MUTEX_TIMEDLOCK:
-		self = rd32(t, o + M_LOCK) && rd32(t, o + M_OWNER) == my_tid(th);
-		return self && th->sync_phase != PHASE_TIMEDOUT &&
-		       (mutex_kind(t, o) == K_RECURSIVE ||
-			mutex_kind(t, o) == K_ERRORCHECK);
-	case HOOK_SYNC_MUTEX_UNLOCK:
-		return mutex_kind(t, o) == K_RECURSIVE &&
-		       rd32(t, o + M_LOCK) &&
-		       rd32(t, o + M_OWNER) == my_tid(th) &&
-		       rd32(t, o + M_COUNT) > 1;
-	case HOOK_SYNC_COND_SIGNAL:
-	case HOOK_SYNC_COND_BROADCAST:
-		return !cond_in_use(t, o);
-	case HOOK_SYNC_ONCE:
-		return true; /* found done */
-	case HOOK_SYNC_GUARD_ACQUIRE:
-		return ev->rval[0] != 0; /* found done */
-	case HOOK_SYNC_RW_TRYRDLOCK:
-		return !rw_can(t, o, false);
-	case HOOK_SYNC_RW_TRYWRLOCK:
-		return !rw_can(t, o, true);
-	case HOOK_SYNC_RW_RDLOCK:
-	case HOOK_SYNC_RW_WRLOCK:
-		return rw_own_write(t, th, o);
-	default:
-		return false;
-	}
-}
-
-static int sync_event_at(struct tracer *t, struct lthread *th, uint8_t hook,
-			 struct tr_event *ev);
-
 int sync_event(struct tracer *t, struct lthread *th, uint8_t hook,
 	       struct tr_event *ev)
-{
-	int r = sync_event_at(t, th, hook, ev);
-
-	if (r == 1 && ev->kind == EV_SYNC && ev->nacc >= 1)
-		ev->plain = sync_plain(t, th, hook, ev);
-	return r;
-}
-
-static int sync_event_at(struct tracer *t, struct lthread *th, uint8_t hook,
-			 struct tr_event *ev)
 {
 	uint64_t o = th->regs.rdi;
 

@@ -1102,7 +1102,7 @@ bool ev_needs_drain(const struct tr_event *ev)
 {
 	return ev->kind == EV_RMW || ev->kind == EV_FENCE || ev->sysno >= 0 ||
 	       ev->region != RG_NONE || ev->kind == EV_END || ev->fenced ||
-	       ev->kind == EV_ATOMIC || (ev->kind == EV_SYNC && !ev->plain);
+	       ev->kind == EV_ATOMIC || ev->kind == EV_SYNC;
 }
 
 static size_t mem_read(void *ctx, uint64_t a, void *buf, size_t n)

@@ -117,10 +117,6 @@ struct tr_event {
 	uint8_t fenced;  /* --assume-fence: the thread executed an assumed
 			  * MFENCE before this event: it waits for an
 			  * empty buffer (ev_needs_drain) */
-	uint8_t plain;   /* EV_SYNC: glibc's call does this without a locked
-			  * instruction (a trylock that fails, a signal
-			  * nobody waits for: sync.c sync_plain), so it is
-			  * no fence under tso and pso */
 	uint64_t caller; /* region events (pthread_create/join/exit) and
 			  * EV_NONDET: the return address into their
 			  * caller, else 0 */
