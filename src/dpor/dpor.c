@@ -843,25 +843,39 @@ static bool sync_is(const struct tr_event *ev, uint8_t op)
 	return ev->kind == EV_SYNC && ev->sync_op == op;
 }
 
-/* The newest event before i on the object at obj, of any thread (its
- * granule's chains); -1 if none. */
-static long newest_on(const struct dpor *d, unsigned i, uint64_t obj)
+/* Thread u's newest event before node i with an access to obj's granule
+ * (its chain there, newest first); -1 if none. */
+static long newest_of(const struct dpor *d, int u, uint64_t obj, unsigned i)
 {
 	const struct gindex *gi = &d->gi;
-	long sg = gm_find(&gi->by_gran, obj >> 3), best = -1;
-	tset m = sg >= 0 ? gi->by_gran.mask[sg] : ts_empty();
+	long st = gm_find(&gi->by_thread, gt_key(obj >> 3, u));
+
+	for (int32_t e = st < 0 ? -1 : gi->by_thread.all[st]; e >= 0;
+	     e = gi->enext_all[e])
+		if ((unsigned)gi->enode[e] < i)
+			return gi->enode[e];
+	return -1;
+}
+
+/* The threads with accesses to obj's granule. */
+static tset threads_on(const struct dpor *d, uint64_t obj)
+{
+	long sg = gm_find(&d->gi.by_gran, obj >> 3);
+
+	return sg >= 0 ? d->gi.by_gran.mask[sg] : ts_empty();
+}
+
+/* The newest event before node i on obj's granule, of any thread; -1 if
+ * none. */
+static long newest_on(const struct dpor *d, unsigned i, uint64_t obj)
+{
+	tset m = threads_on(d, obj);
+	long best = -1;
 
 	for (int t = ts_first(m); t >= 0; t = ts_next(m, t + 1)) {
-		long st = gm_find(&gi->by_thread, gt_key(obj >> 3, t));
-		for (int32_t e = st < 0 ? -1 : gi->by_thread.all[st]; e >= 0;
-		     e = gi->enext_all[e]) {
-			long k = gi->enode[e];
-			if (k < (long)i) {
-				if (k > best)
-					best = k;
-				break;
-			}
-		}
+		long k = newest_of(d, t, obj, i);
+		if (k > best)
+			best = k;
 	}
 	return best;
 }
@@ -1365,21 +1379,19 @@ void dpor_ended(struct dpor *d, unsigned k)
  * in 1 execution (samples/lock_kept.c, before 2026-11-28). */
 void dpor_blocked(struct dpor *d, int p, uint64_t obj)
 {
-	const struct gindex *gi = &d->gi;
-	long sg = gm_find(&gi->by_gran, obj >> 3);
-	tset m = sg >= 0 ? gi->by_gran.mask[sg] : ts_empty();
+	tset m = threads_on(d, obj);
 	long last = p >= 0 && p < MAXT ? d->lastev[p] : -1;
 
 	if (d->exhaustive || p < 0 || p >= TR_AUX_BASE)
 		return;
 	for (int u = ts_first(m); u >= 0; u = ts_next(m, u + 1)) {
-		long st = gm_find(&gi->by_thread, gt_key(obj >> 3, u));
-		int32_t e = st < 0 ? -1 : gi->by_thread.all[st];
-		if (u == p || u >= TR_AUX_BASE || e < 0)
+		long nk = u == p || u >= TR_AUX_BASE ? -1
+						     : newest_of(d, u, obj, d->n);
+		if (nk < 0)
 			continue;
-		unsigned k = (unsigned)gi->enode[e];
+		unsigned k = (unsigned)nk;
 		const struct tr_event *ek = &d->nodes[k].ev;
-		if (k >= d->n || !d->nodes[k].executed ||
+		if (!d->nodes[k].executed ||
 		    !(takes(ek, obj) || (sync_is(ek, HOOK_SYNC_SEM_WAIT) &&
 					 ek->acc[0].addr == obj)))
 			continue;

@@ -937,10 +937,25 @@ static int pick(struct explorer *x, unsigned k, tset enabled)
 	return tid;
 }
 
-/* Thread tid performs event k: if it is a __VERIFIER_nondet_* call,
- * tell the tracer the value to return: the tree's (every value of the
- * domain is a branch, dpor_value), a random one (--strategy random,
- * pct), or the schedule file's (--replay: any value). */
+/* Branch i of n at event k: the tree's (dpor_value: each is a branch), or
+ * a random one (--strategy random, pct, a sample).  -1, said in x->why,
+ * when the replayed prefix does not fit. */
+static int choose_index(struct explorer *x, unsigned k, unsigned n,
+			const char *what)
+{
+	int i;
+
+	if (x->o->strategy == STRAT_RANDOM || x->o->strategy == STRAT_PCT ||
+	    x->sampling)
+		i = (int)(rnd(x) % n);
+	else
+		i = dpor_value(x->dpor, k, n);
+	if (i < 0)
+		snprintf(x->why, sizeof x->why, "internal error: the replayed "
+			 "prefix does not fit at event %u (%s)", k, what);
+	return i;
+}
+
 /* Which waiter a pthread_cond_signal wakes, when more than one waits:
  * a choice like a nondet value's (index into the waiters, oldest
  * first; the schedule keeps it as T=V). */
@@ -950,27 +965,22 @@ static int choose_waiter(struct explorer *x, unsigned k,
 	unsigned n = tracer_cond_waiters(x->t, ti->pending.acc[0].addr);
 	int i = 0;
 
-	if (n > 1) {
-		if (from_file)
-			i = x->replay.value >= 0 && x->replay.value < (int64_t)n
-				    ? (int)x->replay.value
-				    : 0;
-		else if (x->o->strategy == STRAT_RANDOM ||
-			 x->o->strategy == STRAT_PCT || x->sampling)
-			i = (int)(rnd(x) % n);
-		else
-			i = dpor_value(x->dpor, k, n);
-		if (i < 0) {
-			snprintf(x->why, sizeof x->why, "internal error: the "
-				 "replayed prefix does not fit at event %u (a "
-				 "condvar signal's waiter)", k);
-			return -1;
-		}
-	}
+	if (n > 1 && from_file)
+		i = x->replay.value >= 0 && x->replay.value < (int64_t)n
+			    ? (int)x->replay.value
+			    : 0;
+	else if (n > 1)
+		i = choose_index(x, k, n, "a condvar signal's waiter");
+	if (i < 0)
+		return -1;
 	tracer_set_value(x->t, i);
 	return 0;
 }
 
+/* Thread tid performs event k: if it is a __VERIFIER_nondet_* call,
+ * tell the tracer the value to return: the tree's (every value of the
+ * domain is a branch, dpor_value), a random one (--strategy random,
+ * pct), or the schedule file's (--replay: any value). */
 static int choose_value(struct explorer *x, unsigned k, int tid)
 {
 	const struct tr_thread_info *ti = tracer_thread(x->t, tid);
@@ -988,16 +998,9 @@ static int choose_value(struct explorer *x, unsigned k, int tid)
 	n = hooks_domain(x->o, &ti->pending, &vals);
 	if (!from_file && !hooks_domain_complete(x->o, &ti->pending))
 		x->res->nondet_bounded |= 1u << ti->pending.nondet;
-	if (x->o->strategy == STRAT_RANDOM || x->o->strategy == STRAT_PCT ||
-	    x->sampling)
-		i = (int)(rnd(x) % n);
-	else
-		i = dpor_value(x->dpor, k, n);
-	if (i < 0) {
-		snprintf(x->why, sizeof x->why, "internal error: the replayed "
-			 "prefix does not fit at event %u (a value choice)", k);
+	i = choose_index(x, k, n, "a value choice");
+	if (i < 0)
 		return -1;
-	}
 	tracer_set_value(x->t, from_file ? x->replay.value : vals[i]);
 	return 0;
 }

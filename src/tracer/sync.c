@@ -273,7 +273,7 @@ unsigned tracer_cond_waiters(struct tracer *t, uint64_t c)
 /* Signal or broadcast c: its waiters go on to relock their mutex.  A
  * signal wakes the pick-th oldest waiter: POSIX lets it wake any of
  * them (glibc's waiters of a group race for the signal), and the
- * explorer chooses which (explore.c choose_value).  Returns how many
+ * explorer chooses which (explore.c choose_waiter).  Returns how many
  * waiters there were. */
 static int cond_wake(struct tracer *t, uint64_t c, bool all, int pick)
 {
@@ -282,7 +282,8 @@ static int cond_wake(struct tracer *t, uint64_t c, bool all, int pick)
 
 	if (pick < 0 || pick >= n)
 		pick = 0;
-	for (int i = all ? 0 : pick; i < (all ? n : pick + (n > 0)); i++) {
+	int from = all ? 0 : pick, to = all || !n ? n : pick + 1;
+	for (int i = from; i < to; i++) {
 		struct lthread *o = w[i];
 		o->sync_phase = PHASE_RELOCK;
 		o->info.status = TS_RUNNABLE;
